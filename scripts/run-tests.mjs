@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// Runs every compiled test file (dist/test/**/*.test.js) with Node's own test runner.
+// Usage: node scripts/run-tests.mjs [filter-substring ...]
+// The runner's summary (tests / pass / fail) is the last thing printed.
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+const root = new URL('..', import.meta.url).pathname;
+const testRoot = join(root, 'dist', 'test');
+
+function collect(dir) {
+  const found = [];
+  for (const name of readdirSync(dir).sort()) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) found.push(...collect(full));
+    else if (name.endsWith('.test.js')) found.push(full);
+  }
+  return found;
+}
+
+const filters = process.argv.slice(2);
+const files = collect(testRoot).filter(
+  (file) => filters.length === 0 || filters.some((f) => relative(root, file).includes(f)),
+);
+if (files.length === 0) {
+  console.error('run-tests: no test files found under dist/test (did the build run?)');
+  process.exit(1);
+}
+
+if (!process.env.DATABASE_URL)
+  console.log('# DATABASE_URL not set: PostgreSQL suites will be skipped');
+if (!process.env.REDIS_URL) console.log('# REDIS_URL not set: Redis suites will be skipped');
+
+const result = spawnSync(
+  process.execPath,
+  [
+    '--test',
+    '--test-reporter=spec',
+    '--test-concurrency=2',
+    '--test-timeout=120000',
+    ...files.map((f) => relative(root, f)),
+  ],
+  { cwd: root, stdio: 'inherit', env: { ...process.env, TOOLGATE_TEST: '1' } },
+);
+process.exit(result.status ?? 1);

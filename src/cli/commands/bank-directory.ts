@@ -1,0 +1,126 @@
+// `toolgate bank-directory import FILE --format fedach|fedwire|csv`: loads a bank directory file into the
+// payment service's database in one transaction (all-or-nothing), with a progress bar on a terminal and
+// a summary of imported / updated / unchanged / skipped records (with line numbers and reasons).
+import { readFileSync } from 'node:fs';
+import { loadConfig } from '../../config/load.js';
+import { openDatabase } from '../../shared/db/open.js';
+import { runMigrations } from '../../shared/db/migrations.js';
+import { directoryMigrations } from '../../payments/directory/migrations.js';
+import { importDirectory, type ImportSummary } from '../../payments/directory/import.js';
+import { parseFedach } from '../../payments/directory/importers/fedach.js';
+import { parseFedwire } from '../../payments/directory/importers/fedwire.js';
+import { parseBankCsv } from '../../payments/directory/importers/csv.js';
+import type { DirectorySource, ParsedFile } from '../../payments/directory/types.js';
+import { COMMON_OPTIONS, UsageError, parseCommandArgs } from '../args.js';
+import type { CliContext, Command, Output } from '../context.js';
+
+const PARSERS: Record<DirectorySource, (text: string) => ParsedFile> = {
+  fedach: parseFedach,
+  fedwire: parseFedwire,
+  csv: parseBankCsv,
+};
+
+const SHOWN_SKIPS = 50;
+
+const USAGE = `Usage: toolgate bank-directory import FILE --format fedach|fedwire|csv [--config FILE] [--json]
+
+Imports a bank directory file into the payment service's database (the one in the configuration).
+The import is one transaction: when anything fails, the directory stays exactly as it was.
+Records already present are updated when they changed; malformed records are skipped and listed.
+
+Formats (docs/bank-directory.md):
+  fedach   FedACH participant directory, fixed width, 155 characters a record
+  fedwire  Fedwire participant directory, fixed width, 101 characters a record
+  csv      toolgate's CSV (header row) or JSON (array of objects) for BIC / bank / branch / sort codes
+
+Options:
+  -f, --format FORMAT  fedach, fedwire or csv (required)
+  -c, --config FILE    configuration file; default: $TOOLGATE_CONFIG, else built-in defaults
+      --json           print the summary as one JSON object
+  -h, --help           show this help
+`;
+
+function isTerminal(out: Output): boolean {
+  return (out as { isTTY?: boolean }).isTTY === true;
+}
+
+function progressBar(out: Output): (done: number, total: number) => void {
+  let last = -1;
+  return (done, total) => {
+    const pct = total === 0 ? 100 : Math.floor((done / total) * 100);
+    if (pct === last) return;
+    last = pct;
+    const filled = Math.round(pct / 4);
+    out.write(`\r[${'#'.repeat(filled)}${'-'.repeat(25 - filled)}] ${pct}% ${done}/${total}`);
+  };
+}
+
+function textSummary(file: string, s: ImportSummary): string {
+  const lines = [
+    `Imported ${file} (${s.source}): ${s.imported} imported, ${s.updated} updated, ` +
+      `${s.unchanged} unchanged, ${s.skipped.length} skipped of ${s.total} records.`,
+  ];
+  for (const skip of s.skipped.slice(0, SHOWN_SKIPS)) {
+    lines.push(`  skipped line ${skip.line}: ${skip.reason}`);
+  }
+  if (s.skipped.length > SHOWN_SKIPS) {
+    lines.push(`  … and ${s.skipped.length - SHOWN_SKIPS} more skipped (use --json for all)`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export const bankDirectoryCommand: Command = {
+  name: 'bank-directory',
+  summary: 'Import FedACH, Fedwire or CSV/JSON bank directory files.',
+  usage: USAGE,
+  async run(argv: readonly string[], context: CliContext): Promise<number> {
+    const { values, positionals } = parseCommandArgs(
+      argv,
+      { ...COMMON_OPTIONS, format: { type: 'string', short: 'f' } },
+      true,
+    );
+    if (values.help) {
+      context.stdout.write(USAGE);
+      return 0;
+    }
+    const [sub, file, ...extra] = positionals;
+    if (sub !== 'import') throw new UsageError('expected the subcommand "import"');
+    if (file === undefined) throw new UsageError('missing FILE to import');
+    if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0] ?? ''}`);
+    const format = values.format;
+    if (format !== 'fedach' && format !== 'fedwire' && format !== 'csv') {
+      throw new UsageError('--format must be fedach, fedwire or csv');
+    }
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new Error(
+        `cannot read ${file}: ${code === 'ENOENT' ? 'file not found' : 'unreadable'}`,
+      );
+    }
+    const parsed = PARSERS[format](text);
+    const config = loadConfig({ configPath: values.config, env: context.env });
+    const db = await openDatabase(config.payments.database, config.dataDir);
+    const tty = isTerminal(context.stderr) && values.json !== true;
+    try {
+      await runMigrations(db, 'bank-directory', directoryMigrations);
+      const summary = await importDirectory(db, parsed, {
+        source: format,
+        origin: file,
+        batchSize: config.payments.bankLookup.importBatchSize,
+        ...(tty ? { onProgress: progressBar(context.stderr) } : {}),
+      });
+      if (tty) context.stderr.write('\n');
+      context.stdout.write(
+        values.json === true
+          ? `${JSON.stringify({ file, ...summary })}\n`
+          : textSummary(file, summary),
+      );
+      return 0;
+    } finally {
+      await db.close();
+    }
+  },
+};

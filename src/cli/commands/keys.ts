@@ -1,0 +1,188 @@
+// `toolgate keys create|list|rotate|suspend|resume|revoke`: manage subscriptions and their keys.
+// New keys are printed once; only their hashes are stored.
+import { loadConfig } from '../../config/load.js';
+import { SubscriptionStore } from '../../gateway/auth/subscriptions/store.js';
+import {
+  ENVIRONMENTS,
+  KEY_SLOTS,
+  type Environment,
+  type KeySlot,
+  type Subscription,
+} from '../../gateway/auth/subscriptions/types.js';
+import { COMMON_OPTIONS, UsageError, parseCommandArgs } from '../args.js';
+import type { CliContext, Command } from '../context.js';
+import { openGatewayStore } from './gateway-store.js';
+
+const USAGE = `Usage: toolgate keys <action> [options]
+
+Manage subscriptions (an application's access in one environment) and their two keys.
+
+Actions:
+  create --app NAME --env development|staging|production [--tools a,b] [--rate-limit N]
+                       create a subscription; prints its primary and secondary key ONCE.
+                       --tools lists tool names and/or products as product:NAME (gateway.products);
+                       without --tools the subscription may use every approved tool
+  list                 list subscriptions (keys are shown only as their last 4 characters)
+  rotate --id SUB [--slot primary|secondary]
+                       replace one key (default: primary); the other keeps working
+  suspend --id SUB     stop accepting the subscription's keys (403) until resumed
+  resume --id SUB      accept them again
+  revoke --id SUB      delete the keys for good (401); cannot be undone
+
+Options:
+  -c, --config FILE    configuration file (the gateway database is taken from it)
+      --json           machine-readable output
+  -h, --help           show this help
+`;
+
+const OPTIONS = {
+  ...COMMON_OPTIONS,
+  app: { type: 'string' },
+  env: { type: 'string' },
+  tools: { type: 'string' },
+  'rate-limit': { type: 'string' },
+  id: { type: 'string' },
+  slot: { type: 'string' },
+} as const;
+
+export const keysCommand: Command = {
+  name: 'keys',
+  summary: 'Create, list, rotate, suspend, resume and revoke subscription keys.',
+  usage: USAGE,
+  async run(argv, context) {
+    const { values, positionals } = parseCommandArgs(argv, OPTIONS, true);
+    const action = positionals[0];
+    if (values.help || action === undefined) {
+      context.stdout.write(USAGE);
+      return values.help ? 0 : 2;
+    }
+    if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
+    const config = loadConfig({ configPath: values.config, env: context.env });
+    const db = await openGatewayStore(config);
+    const store = new SubscriptionStore(db, config.gateway.auth.subscriptionKeys.pepper);
+    const json = values.json === true;
+    try {
+      switch (action) {
+        case 'create': {
+          const issued = await store.create({
+            application: required(values.app, '--app'),
+            environment: environmentOf(required(values.env, '--env')),
+            tools: values.tools === undefined ? null : splitList(values.tools),
+            rateLimitPerMinute:
+              values['rate-limit'] === undefined ? null : positiveInteger(values['rate-limit']),
+          });
+          if (json) {
+            print(context, {
+              ...describe(issued.subscription),
+              primaryKey: issued.primaryKey,
+              secondaryKey: issued.secondaryKey,
+            });
+          } else {
+            context.stdout.write(
+              `${line(issued.subscription)}\n` +
+                `primary key:   ${issued.primaryKey}\nsecondary key: ${issued.secondaryKey}\n` +
+                'Store these keys now: they are not shown again.\n',
+            );
+          }
+          return 0;
+        }
+        case 'list': {
+          const all = await store.list();
+          if (json) print(context, all.map(describe));
+          else
+            context.stdout.write(
+              all.length === 0 ? 'no subscriptions\n' : `${all.map(line).join('\n')}\n`,
+            );
+          return 0;
+        }
+        case 'rotate': {
+          const slot = slotOf(values.slot ?? 'primary');
+          const { subscription, key } = await store.rotate(required(values.id, '--id'), slot);
+          if (json) print(context, { ...describe(subscription), slot, key });
+          else
+            context.stdout.write(
+              `${line(subscription)}\nnew ${slot} key: ${key}\nStore it now: it is not shown again.\n`,
+            );
+          return 0;
+        }
+        case 'suspend':
+        case 'resume':
+        case 'revoke': {
+          const status =
+            action === 'suspend' ? 'suspended' : action === 'resume' ? 'active' : 'revoked';
+          const subscription = await store.setStatus(required(values.id, '--id'), status);
+          if (json) print(context, describe(subscription));
+          else context.stdout.write(`${line(subscription)}\n`);
+          return 0;
+        }
+        default:
+          throw new UsageError(
+            `unknown action "${action}" (expected create, list, rotate, suspend, resume or revoke)`,
+          );
+      }
+    } finally {
+      await db.close();
+    }
+  },
+};
+
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined || value === '') throw new UsageError(`${flag} is required`);
+  return value;
+}
+
+function environmentOf(value: string): Environment {
+  if (!(ENVIRONMENTS as readonly string[]).includes(value)) {
+    throw new UsageError(`--env must be one of ${ENVIRONMENTS.join(', ')} (got "${value}")`);
+  }
+  return value as Environment;
+}
+
+function slotOf(value: string): KeySlot {
+  if (!(KEY_SLOTS as readonly string[]).includes(value)) {
+    throw new UsageError(`--slot must be primary or secondary (got "${value}")`);
+  }
+  return value as KeySlot;
+}
+
+function splitList(value: string): string[] {
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (items.length === 0) throw new UsageError('--tools needs at least one tool name');
+  return items;
+}
+
+function positiveInteger(value: string): number {
+  if (!/^[1-9]\d{0,6}$/.test(value))
+    throw new UsageError(`--rate-limit must be a positive integer (got "${value}")`);
+  return Number(value);
+}
+
+function describe(s: Subscription) {
+  return {
+    subscriptionId: s.id,
+    application: s.application,
+    environment: s.environment,
+    status: s.status,
+    tools: s.tools,
+    rateLimitPerMinute: s.rateLimitPerMinute,
+    keys: Object.fromEntries(
+      Object.entries(s.keyHints).map(([slot, last4]) => [slot, `tgk_…${last4}`]),
+    ),
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+  };
+}
+
+function line(s: Subscription): string {
+  const keys = Object.entries(s.keyHints)
+    .map(([slot, last4]) => `${slot} tgk_…${last4}`)
+    .join(', ');
+  return `${s.id}  ${s.application}  ${s.environment}  ${s.status}  tools=${s.tools?.join(',') ?? 'all'}${keys ? `  keys: ${keys}` : ''}`;
+}
+
+function print(context: CliContext, value: unknown): void {
+  context.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}

@@ -1,0 +1,31 @@
+// Secret values found in the configuration, registered with the log scrubber so they never reach a log.
+import type { FrozenConfig } from '../config/schema.js';
+
+export function configuredSecrets(config: FrozenConfig): string[] {
+  const secrets = [...config.secrets];
+  const shared = config.payments.identity.sharedSecret;
+  if (shared !== undefined) secrets.push(...(typeof shared === 'string' ? [shared] : shared));
+  secrets.push(...config.payments.operator.tokens, ...config.payments.bankLookup.apiKeys);
+  for (const backend of config.gateway.backends) {
+    secrets.push(...Object.values(backend.injectHeaders));
+    if (backend.identity.sharedSecret !== undefined) secrets.push(backend.identity.sharedSecret);
+  }
+  if (config.gateway.auth.assertionKey !== undefined)
+    secrets.push(config.gateway.auth.assertionKey);
+  const pepper = config.gateway.auth.subscriptionKeys.pepper;
+  if (pepper !== undefined) secrets.push(pepper);
+  for (const url of [
+    config.gateway.database.url,
+    config.payments.database.url,
+    config.gateway.redis.url,
+  ]) {
+    if (url === undefined) continue;
+    try {
+      const password = decodeURIComponent(new URL(url).password);
+      if (password) secrets.push(password);
+    } catch {
+      // A malformed URL is reported by the store when it connects.
+    }
+  }
+  return secrets;
+}

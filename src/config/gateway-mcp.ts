@@ -1,0 +1,122 @@
+// Configuration of the gateway's MCP endpoint and of the backends whose OpenAPI operations become tools
+// (docs/configuration.md). Defaults register the local payment service (the demo setup).
+import { Type, type Static } from '@sinclair/typebox';
+import {
+  IdentityForwardingSchema,
+  type IdentityForwardingConfig,
+} from '../gateway/forwarding/config.js';
+
+const Timeouts = Type.Object(
+  {
+    connectMs: Type.Integer({ minimum: 10, maximum: 60000, default: 2000 }),
+    headersMs: Type.Integer({ minimum: 10, maximum: 300000, default: 10000 }),
+    totalMs: Type.Integer({ minimum: 10, maximum: 600000, default: 15000 }),
+  },
+  { additionalProperties: false, default: {} },
+);
+
+export const BackendSchema = Type.Object(
+  {
+    name: Type.String({
+      pattern: '^[A-Za-z0-9_-]{1,32}$',
+      description: 'short backend name (used in tool-name collisions and logs)',
+    }),
+    baseUrl: Type.String({
+      pattern: '^https?://',
+      description: 'base URL the paths are joined to',
+    }),
+    openapi: Type.Union(
+      [
+        Type.Object({ file: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+        Type.Object(
+          { url: Type.String({ pattern: '^https?://' }) },
+          { additionalProperties: false },
+        ),
+      ],
+      { description: 'the OpenAPI 3.0/3.1 document: a file path (relative to cwd) or a URL' },
+    ),
+    timeouts: Timeouts,
+    maxResponseBytes: Type.Integer({ minimum: 1024, maximum: 64 * 1024 * 1024, default: 1048576 }),
+    connections: Type.Integer({ minimum: 1, maximum: 1024, default: 64 }),
+    injectHeaders: Type.Record(
+      Type.String({ pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$" }),
+      Type.String(),
+      {
+        default: {},
+        description: 'headers the gateway adds to every call (credentials; may use ${env:NAME})',
+      },
+    ),
+    approve: Type.Union([Type.Literal('all'), Type.Array(Type.String({ minLength: 1 }))], {
+      default: [],
+      description: "'all' or the tool names approved by configuration",
+    }),
+    identity: IdentityForwardingSchema,
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * The payment service's two documents as gateway backends, every operation approved. `origin` is the
+ * payment service's base address (e.g. `http://127.0.0.1:8081`); the demo wiring can call this with the
+ * configured payments host/port and add the bank-directory key to `injectHeaders`.
+ */
+export function paymentServiceBackends(
+  origin: string,
+  injectHeaders: Record<string, string> = {},
+  identity: IdentityForwardingConfig = { mode: 'headers', claims: {}, assertionTtlSeconds: 60 },
+): BackendConfig[] {
+  const common = {
+    timeouts: { connectMs: 2000, headersMs: 10000, totalMs: 15000 },
+    maxResponseBytes: 1048576,
+    connections: 64,
+    approve: 'all' as const,
+    identity,
+  };
+  const base = origin.replace(/\/+$/, '');
+  return [
+    {
+      name: 'payments',
+      baseUrl: `${base}/payments/payment-order/v1`,
+      openapi: { file: 'src/payments/openapi/payment-order.yaml' },
+      injectHeaders,
+      ...common,
+    },
+    {
+      name: 'accounts',
+      baseUrl: `${base}/accounts/v1`,
+      openapi: { file: 'src/payments/openapi/accounts.yaml' },
+      injectHeaders: {},
+      ...common,
+    },
+  ];
+}
+
+export const DEFAULT_BACKENDS = paymentServiceBackends('http://127.0.0.1:8081');
+
+export const McpSchema = Type.Object(
+  {
+    path: Type.String({ pattern: '^/[A-Za-z0-9/_-]*$', default: '/mcp' }),
+    allowedOrigins: Type.Array(Type.String({ pattern: '^https?://' }), {
+      default: [],
+      description: 'browser origins allowed to call the endpoint (exact match, no trailing slash)',
+    }),
+    allowLoopbackOrigins: Type.Boolean({
+      default: true,
+      description: 'also allow http(s)://localhost, 127.0.0.1 and [::1] origins on any port',
+    }),
+    pageSize: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+    maxBatchSize: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
+    approvalRefreshMs: Type.Integer({ minimum: 0, maximum: 3600000, default: 5000 }),
+    serverName: Type.String({ minLength: 1, default: 'toolgate' }),
+    instructions: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false, default: {} },
+);
+
+export const BackendsSchema = Type.Array(BackendSchema, { default: DEFAULT_BACKENDS });
+
+/** Spread into GatewaySchema: `gateway.mcp` and `gateway.backends`. */
+export const GatewayMcpProperties = { mcp: McpSchema, backends: BackendsSchema };
+
+export type BackendConfig = Static<typeof BackendSchema>;
+export type McpConfig = Static<typeof McpSchema>;

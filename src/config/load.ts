@@ -1,0 +1,88 @@
+// Loads the configuration once at startup: file (YAML or JSON) → ${env:NAME} substitution → environment
+// overrides → schema validation with defaults → deep freeze. The only module that reads the environment
+// (it receives it as an argument; the CLI entry passes process.env).
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { ConfigSchema, type FrozenConfig } from './schema.js';
+import { validateAgainstSchema } from './validate.js';
+import { applyEnvironment, substituteEnvReferences, type Environment } from './environment.js';
+import { ConfigError } from './errors.js';
+
+export { ConfigError } from './errors.js';
+export type { Environment } from './environment.js';
+
+export interface LoadConfigOptions {
+  /** Path from `--config`; falls back to TOOLGATE_CONFIG. */
+  readonly configPath?: string | undefined;
+  readonly env: Environment;
+  /** Values merged over the file before validation (used by tests and the CLI). */
+  readonly overrides?: Record<string, unknown>;
+}
+
+export function loadConfig(options: LoadConfigOptions): FrozenConfig {
+  const path = options.configPath ?? nonEmpty(options.env.TOOLGATE_CONFIG);
+  const fromFile = path === undefined ? {} : readConfigFile(path);
+  const substituted = substituteEnvReferences(fromFile, options.env) as Record<string, unknown>;
+  const merged = deepMerge(substituted, options.overrides ?? {});
+  const withEnv = applyEnvironment(merged, options.env);
+  const config = validateAgainstSchema(ConfigSchema, withEnv);
+  return deepFreeze(config);
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function readConfigFile(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : 'unreadable';
+    throw new ConfigError(`cannot read configuration file ${path}: ${reason}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = extname(path).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message.split('\n')[0] : 'syntax error';
+    throw new ConfigError(
+      `configuration file ${path} is not valid ${describeFormat(path)}: ${detail}`,
+    );
+  }
+  if (parsed === null || parsed === undefined) return {};
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ConfigError(`configuration file ${path} must hold an object at the top level`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function describeFormat(path: string): string {
+  return extname(path).toLowerCase() === '.json' ? 'JSON' : 'YAML';
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function deepMerge(
+  base: Record<string, unknown>,
+  over: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const current = out[key];
+    out[key] = isPlainObject(current) && isPlainObject(value) ? deepMerge(current, value) : value;
+  }
+  return out;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}

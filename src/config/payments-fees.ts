@@ -1,0 +1,304 @@
+// Configuration of fee quotes (fee schedule, business-day calendar, cut-offs, customer tiers) and of the
+// bank directory look-up (api keys, directory options). Spread into PaymentsSchema as `fees` and
+// `bankLookup` (see docs/configuration.md).
+import { Type, type Static } from '@sinclair/typebox';
+
+const Channel = Type.Union([
+  Type.Literal('RTGS'),
+  Type.Literal('RTNS'),
+  Type.Literal('MPNS'),
+  Type.Literal('BOOK'),
+]);
+const Money = Type.Number({ minimum: 0, maximum: 1e12 });
+const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$' });
+const IsoDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
+const ClockTime = Type.String({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$' });
+
+export const FeeRuleSchema = Type.Object(
+  {
+    id: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }),
+    type: Type.String({
+      pattern: '^[A-Z][A-Z0-9_]{0,25}$',
+      description: 'fee type, reported as DEBTOR_<type> or CREDITOR_<type>',
+    }),
+    chargedBy: Type.Union([Type.Literal('PAYER_BANK'), Type.Literal('PAYEE_BANK')], {
+      default: 'PAYER_BANK',
+    }),
+    channels: Type.Array(Channel, { default: [], description: 'empty = any channel' }),
+    priorities: Type.Array(Type.Union([Type.Literal('NORM'), Type.Literal('HIGH')]), {
+      default: [],
+    }),
+    scope: Type.Union(
+      [Type.Literal('ANY'), Type.Literal('DOMESTIC'), Type.Literal('CROSS_BORDER')],
+      { default: 'ANY' },
+    ),
+    chargeBearers: Type.Array(
+      Type.Union([
+        Type.Literal('DEBT'),
+        Type.Literal('CRED'),
+        Type.Literal('SHAR'),
+        Type.Literal('SLEV'),
+      ]),
+      { default: [], description: 'empty = any charge bearer' },
+    ),
+    currencies: Type.Array(CurrencyCode, { default: [], description: 'empty = any currency' }),
+    minAmount: Type.Optional(Money),
+    maxAmount: Type.Optional(Money),
+    flat: Type.Number({ minimum: 0, maximum: 1e9, default: 0 }),
+    percent: Type.Number({ minimum: 0, maximum: 100, default: 0 }),
+    minimum: Type.Optional(Money),
+    maximum: Type.Optional(Money),
+  },
+  { additionalProperties: false },
+);
+
+export const PricingTierSchema = Type.Object(
+  {
+    discountPercent: Type.Number({ minimum: 0, maximum: 100, default: 0 }),
+    waivedTypes: Type.Array(Type.String({ minLength: 1, maxLength: 26 }), { default: [] }),
+  },
+  { additionalProperties: false, default: {} },
+);
+
+const ChannelTimes = Type.Object(
+  {
+    RTGS: ClockTime,
+    RTNS: ClockTime,
+    MPNS: ClockTime,
+    BOOK: ClockTime,
+  },
+  { additionalProperties: false },
+);
+
+const ChannelDays = Type.Object(
+  {
+    RTGS: Type.Integer({ minimum: 0, maximum: 10 }),
+    RTNS: Type.Integer({ minimum: 0, maximum: 10 }),
+    MPNS: Type.Integer({ minimum: 0, maximum: 10 }),
+    BOOK: Type.Integer({ minimum: 0, maximum: 10 }),
+  },
+  { additionalProperties: false },
+);
+
+// The shipped schedule (amounts in the payment currency's major unit). Per fee type and charging bank the
+// first matching rule wins, so currency-specific rules come before generic ones.
+const rule = (r: Partial<FeeRuleConfig> & Pick<FeeRuleConfig, 'id' | 'type'>): FeeRuleConfig => ({
+  chargedBy: 'PAYER_BANK',
+  channels: [],
+  priorities: [],
+  scope: 'ANY',
+  chargeBearers: [],
+  currencies: [],
+  flat: 0,
+  percent: 0,
+  ...r,
+});
+
+export const DEFAULT_FEE_RULES: FeeRuleConfig[] = [
+  rule({ id: 'book', type: 'TRANSFER_FEE', channels: ['BOOK'] }),
+  rule({
+    id: 'jpy-cross-border',
+    type: 'TRANSFER_FEE',
+    scope: 'CROSS_BORDER',
+    currencies: ['JPY'],
+    flat: 1500,
+    percent: 0.1,
+    minimum: 2500,
+    maximum: 15000,
+  }),
+  rule({
+    id: 'jpy-domestic',
+    type: 'TRANSFER_FEE',
+    scope: 'DOMESTIC',
+    currencies: ['JPY'],
+    flat: 400,
+  }),
+  rule({
+    id: 'cross-border',
+    type: 'TRANSFER_FEE',
+    scope: 'CROSS_BORDER',
+    flat: 10,
+    percent: 0.1,
+    minimum: 15,
+    maximum: 100,
+  }),
+  rule({ id: 'usd-wire', type: 'TRANSFER_FEE', channels: ['RTGS'], currencies: ['USD'], flat: 25 }),
+  rule({ id: 'rtgs', type: 'TRANSFER_FEE', channels: ['RTGS'], flat: 15 }),
+  rule({ id: 'instant', type: 'TRANSFER_FEE', channels: ['RTNS'], flat: 0.5 }),
+  rule({ id: 'mass', type: 'TRANSFER_FEE', channels: ['MPNS'], flat: 0.25 }),
+  rule({
+    id: 'jpy-priority',
+    type: 'PRIORITY_SURCHARGE',
+    priorities: ['HIGH'],
+    currencies: ['JPY'],
+    channels: ['RTGS', 'MPNS'],
+    flat: 1500,
+  }),
+  rule({
+    id: 'priority',
+    type: 'PRIORITY_SURCHARGE',
+    priorities: ['HIGH'],
+    channels: ['RTGS', 'MPNS'],
+    flat: 10,
+  }),
+  rule({
+    id: 'large-value',
+    type: 'LARGE_VALUE_FEE',
+    currencies: ['EUR', 'USD', 'GBP', 'CHF'],
+    channels: ['RTGS', 'RTNS', 'MPNS'],
+    minAmount: 1000000,
+    percent: 0.01,
+    maximum: 250,
+  }),
+  rule({
+    id: 'our-surcharge',
+    type: 'OUR_SURCHARGE',
+    scope: 'CROSS_BORDER',
+    chargeBearers: ['DEBT'],
+    flat: 20,
+  }),
+  rule({
+    id: 'jpy-receiving',
+    type: 'RECEIVING_FEE',
+    chargedBy: 'PAYEE_BANK',
+    scope: 'CROSS_BORDER',
+    currencies: ['JPY'],
+    flat: 750,
+  }),
+  rule({
+    id: 'receiving',
+    type: 'RECEIVING_FEE',
+    chargedBy: 'PAYEE_BANK',
+    scope: 'CROSS_BORDER',
+    channels: ['RTGS', 'RTNS', 'MPNS'],
+    flat: 5,
+  }),
+];
+
+/** TARGET2 (EUR), Federal Reserve (USD) and England & Wales (GBP) closing days, 2026–2027. */
+export const DEFAULT_HOLIDAYS: Record<string, string[]> = {
+  EUR: [
+    '2026-01-01',
+    '2026-04-03',
+    '2026-04-06',
+    '2026-05-01',
+    '2026-12-25',
+    '2026-12-26',
+    '2027-01-01',
+    '2027-03-26',
+    '2027-03-29',
+    '2027-05-01',
+    '2027-12-25',
+    '2027-12-26',
+  ],
+  USD: [
+    '2026-01-01',
+    '2026-01-19',
+    '2026-02-16',
+    '2026-05-25',
+    '2026-06-19',
+    '2026-07-04',
+    '2026-09-07',
+    '2026-10-12',
+    '2026-11-11',
+    '2026-11-26',
+    '2026-12-25',
+    '2027-01-01',
+    '2027-01-18',
+    '2027-02-15',
+    '2027-05-31',
+    '2027-06-19',
+    '2027-07-05',
+    '2027-09-06',
+    '2027-10-11',
+    '2027-11-11',
+    '2027-11-25',
+    '2027-12-25',
+  ],
+  GBP: [
+    '2026-01-01',
+    '2026-04-03',
+    '2026-04-06',
+    '2026-05-04',
+    '2026-05-25',
+    '2026-08-31',
+    '2026-12-25',
+    '2026-12-28',
+    '2027-01-01',
+    '2027-03-26',
+    '2027-03-29',
+    '2027-05-03',
+    '2027-05-31',
+    '2027-08-30',
+    '2027-12-27',
+    '2027-12-28',
+  ],
+};
+
+export const FeesSchema = Type.Object(
+  {
+    rules: Type.Array(FeeRuleSchema, { maxItems: 500, default: DEFAULT_FEE_RULES }),
+    timeZone: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      default: 'Europe/Berlin',
+      description: 'IANA time zone of cut-off times and business days',
+    }),
+    weekendDays: Type.Array(Type.Integer({ minimum: 0, maximum: 6 }), {
+      default: [0, 6],
+      description: '0 = Sunday … 6 = Saturday',
+    }),
+    holidays: Type.Array(IsoDate, {
+      default: [],
+      description: 'non-business days for every currency',
+    }),
+    holidaysByCurrency: Type.Record(CurrencyCode, Type.Array(IsoDate), {
+      default: DEFAULT_HOLIDAYS,
+    }),
+    cutOffTimes: Type.Object(ChannelTimes.properties, {
+      additionalProperties: false,
+      default: { RTGS: '16:00', RTNS: '23:59', MPNS: '14:00', BOOK: '20:00' },
+    }),
+    settlementDays: Type.Object(ChannelDays.properties, {
+      additionalProperties: false,
+      default: { RTGS: 0, RTNS: 0, MPNS: 1, BOOK: 0 },
+      description: 'business days from execution to value date',
+    }),
+    crossBorderExtraDays: Type.Integer({ minimum: 0, maximum: 10, default: 1 }),
+    tiers: Type.Record(Type.String({ pattern: '^[a-z][a-z0-9_-]{0,31}$' }), PricingTierSchema, {
+      default: {
+        premium: { discountPercent: 50, waivedTypes: [] },
+        private: { discountPercent: 100, waivedTypes: [] },
+      },
+    }),
+    customerTiers: Type.Record(
+      Type.String({ minLength: 1, maxLength: 128 }),
+      Type.String({ minLength: 1, maxLength: 32 }),
+      { default: {}, description: 'user id → tier name' },
+    ),
+  },
+  { additionalProperties: false, default: {} },
+);
+
+export const BankLookupSchema = Type.Object(
+  {
+    apiKeys: Type.Array(Type.String({ minLength: 16, maxLength: 256 }), {
+      default: [],
+      description: 'accepted values of the api-key header of fetch-bank-details',
+    }),
+    loadSampleOnStart: Type.Boolean({
+      default: true,
+      description: 'load the generated sample directory when the directory is empty',
+    }),
+    nameMatchThreshold: Type.Number({ minimum: 0.5, maximum: 1, default: 0.85 }),
+    importBatchSize: Type.Integer({ minimum: 1, maximum: 1000, default: 200 }),
+  },
+  { additionalProperties: false, default: {} },
+);
+
+/** Spread into PaymentsSchema's properties: `...PaymentsFeesProperties`. */
+export const PaymentsFeesProperties = { fees: FeesSchema, bankLookup: BankLookupSchema };
+
+export type FeeRuleConfig = Static<typeof FeeRuleSchema>;
+export type FeesConfig = Static<typeof FeesSchema>;
+export type BankLookupConfig = Static<typeof BankLookupSchema>;

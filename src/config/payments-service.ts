@@ -1,0 +1,63 @@
+// Configuration of the payment service's own behaviour: how it trusts the gateway's identity, how long
+// idempotency keys live, who may call the operator endpoint (docs/configuration.md).
+import { Type } from '@sinclair/typebox';
+
+const Secret = Type.String({ minLength: 16, maxLength: 512 });
+
+/** Spread into PaymentsSchema: payments.identity, payments.idempotency, payments.operator. */
+export const PaymentsServiceProperties = {
+  identity: Type.Object(
+    {
+      mechanism: Type.Union([Type.Literal('shared-secret'), Type.Literal('assertion')], {
+        default: 'shared-secret',
+        description: 'how the gateway vouches for the user identity it forwards',
+      }),
+      sharedSecret: Type.Optional(
+        Type.Union([Secret, Type.Array(Secret, { minItems: 1, maxItems: 4 })], {
+          description:
+            'secret(s) the gateway sends in X-Toolgate-Gateway-Key (several during rotation); without one, every identity header is refused',
+        }),
+      ),
+      assertion: Type.Object(
+        {
+          issuer: Type.Optional(
+            Type.String({ pattern: '^https?://', description: "the gateway's public URL" }),
+          ),
+          jwksUrl: Type.Optional(
+            Type.String({
+              pattern: '^https?://',
+              description: "the gateway's JWKS (…/.well-known/jwks.json)",
+            }),
+          ),
+          audience: Type.Optional(
+            Type.String({
+              minLength: 1,
+              description:
+                'this service as named in assertions (default: its origin, publicUrl or http://host:port)',
+            }),
+          ),
+          maxAgeSeconds: Type.Integer({ minimum: 5, maximum: 600, default: 120 }),
+        },
+        { additionalProperties: false, default: {} },
+      ),
+    },
+    { additionalProperties: false, default: {} },
+  ),
+  idempotency: Type.Object(
+    {
+      ttlSeconds: Type.Integer({ minimum: 1, maximum: 30 * 86400, default: 86400 }),
+      purgeIntervalSeconds: Type.Integer({ minimum: 1, maximum: 86400, default: 600 }),
+    },
+    { additionalProperties: false, default: {} },
+  ),
+  operator: Type.Object(
+    {
+      tokens: Type.Array(Secret, {
+        default: [],
+        maxItems: 16,
+        description: 'bearer tokens accepted by POST /internal/payments/{id}/status',
+      }),
+    },
+    { additionalProperties: false, default: {} },
+  ),
+};

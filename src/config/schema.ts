@@ -1,0 +1,153 @@
+// The configuration schema: one TypeBox schema gives both the JSON Schema used to validate the file at
+// startup and the TypeScript type that the rest of the code receives (frozen).
+import { Type, type Static } from '@sinclair/typebox';
+import { GatewayAuthSchema } from './gateway-auth.js';
+import { RateLimitConfigSchema } from '../gateway/ratelimit/config.js';
+import { PaymentsServiceProperties } from './payments-service.js';
+import { PaymentsFeesProperties } from './payments-fees.js';
+import { GatewayMcpProperties } from './gateway-mcp.js';
+
+const port = (fallback: number) =>
+  Type.Integer({
+    minimum: 0,
+    maximum: 65535,
+    default: fallback,
+    description: 'TCP port (0 = any free port)',
+  });
+const Host = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  default: '127.0.0.1',
+  description: 'interface address to listen on',
+});
+
+export const databaseSchema = (defaults: { sqlitePath: string; schema: string }) =>
+  Type.Object(
+    {
+      url: Type.Optional(
+        Type.String({
+          pattern: '^postgres(ql)?://',
+          description: 'PostgreSQL connection URL; when absent the embedded SQLite file is used',
+        }),
+      ),
+      sqlitePath: Type.String({
+        minLength: 1,
+        default: defaults.sqlitePath,
+        description: 'SQLite file (relative to dataDir unless absolute)',
+      }),
+      schema: Type.String({
+        pattern: '^[a-z_][a-z0-9_]{0,62}$',
+        default: defaults.schema,
+        description: "PostgreSQL schema holding this service's tables (created if missing)",
+      }),
+      poolSize: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+      connectTimeoutMs: Type.Integer({ minimum: 100, maximum: 120000, default: 5000 }),
+      statementTimeoutMs: Type.Integer({ minimum: 100, maximum: 600000, default: 15000 }),
+    },
+    { additionalProperties: false, default: {} },
+  );
+export const DatabaseSchema = databaseSchema({ sqlitePath: 'toolgate.db', schema: 'toolgate' });
+
+export const RedisSchema = Type.Object(
+  {
+    url: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+    connectTimeoutMs: Type.Integer({ minimum: 50, maximum: 60000, default: 2000 }),
+    commandTimeoutMs: Type.Integer({ minimum: 5, maximum: 60000, default: 200 }),
+  },
+  { additionalProperties: false, default: {} },
+);
+
+const HttpLimits = {
+  bodyLimitBytes: Type.Integer({ minimum: 1024, maximum: 50 * 1024 * 1024, default: 1024 * 1024 }),
+  requestTimeoutMs: Type.Integer({ minimum: 100, maximum: 600000, default: 30000 }),
+  keepAliveTimeoutMs: Type.Integer({ minimum: 100, maximum: 600000, default: 72000 }),
+};
+
+export const GatewaySchema = Type.Object(
+  {
+    host: Host,
+    port: port(8080),
+    publicUrl: Type.Optional(
+      Type.String({
+        pattern: '^https?://',
+        description: 'externally visible base URL of the gateway',
+      }),
+    ),
+    ...HttpLimits,
+    database: databaseSchema({ sqlitePath: 'gateway.db', schema: 'toolgate_gateway' }),
+    redis: RedisSchema,
+    auth: GatewayAuthSchema,
+    products: Type.Record(
+      Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }),
+      Type.Array(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }), { maxItems: 1000 }),
+      {
+        default: {},
+        description:
+          'named sets of tools; a subscription listing "product:NAME" may use every tool of that product',
+      },
+    ),
+    rateLimit: RateLimitConfigSchema,
+    ...GatewayMcpProperties,
+  },
+  { additionalProperties: false, default: {} },
+);
+
+export const PaymentsSchema = Type.Object(
+  {
+    host: Host,
+    port: port(8081),
+    publicUrl: Type.Optional(Type.String({ pattern: '^https?://' })),
+    ...HttpLimits,
+    database: databaseSchema({ sqlitePath: 'payments.db', schema: 'toolgate_payments' }),
+    ...PaymentsServiceProperties,
+    ...PaymentsFeesProperties,
+  },
+  { additionalProperties: false, default: {} },
+);
+
+export const ConfigSchema = Type.Object(
+  {
+    environment: Type.Union(
+      [Type.Literal('development'), Type.Literal('staging'), Type.Literal('production')],
+      { default: 'development' },
+    ),
+    dataDir: Type.String({ minLength: 1, default: 'data' }),
+    logging: Type.Object(
+      {
+        level: Type.Union(
+          ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) =>
+            Type.Literal(l),
+          ),
+          { default: 'info' },
+        ),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    shutdown: Type.Object(
+      {
+        graceMs: Type.Integer({ minimum: 0, maximum: 300000, default: 10000 }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    secrets: Type.Array(Type.String({ minLength: 1 }), {
+      default: [],
+      description: 'extra secret values that must never appear in logs',
+    }),
+    gateway: GatewaySchema,
+    payments: PaymentsSchema,
+  },
+  { additionalProperties: false, default: {} },
+);
+
+export type Config = Static<typeof ConfigSchema>;
+export type GatewayConfig = Config['gateway'];
+export type PaymentsConfig = Config['payments'];
+export type DatabaseConfig = Static<typeof DatabaseSchema>;
+export type RedisConfig = Static<typeof RedisSchema>;
+
+type DeepReadonly<T> = T extends (infer U)[]
+  ? readonly DeepReadonly<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+export type FrozenConfig = DeepReadonly<Config>;

@@ -1,0 +1,119 @@
+// Development identity provider for `npm start` and `toolgate token`: an ES256 signing key persisted
+// in <dataDir>/dev-idp-signing-key.json (created with mode 0600 on first start, reused afterwards),
+// an OIDC discovery document, the public JWKS, and token minting. Never meant for production.
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  SignJWT,
+  calculateJwkThumbprint,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  type CryptoKey,
+  type JWK,
+} from 'jose';
+import { AuthError } from '../jwt/errors.js';
+
+export const DEV_IDP_KEY_FILE = 'dev-idp-signing-key.json';
+const ALG = 'ES256';
+const RESERVED = new Set(['iss', 'sub', 'aud', 'exp', 'nbf', 'iat', 'jti']);
+
+export interface MintTokenInput {
+  sub: string;
+  /** Default 3600. */
+  ttlSeconds?: number;
+  claims?: Record<string, string>;
+  audience: string;
+  issuer: string;
+}
+
+export interface DiscoveryDocument {
+  issuer: string;
+  jwks_uri: string;
+  id_token_signing_alg_values_supported: string[];
+  subject_types_supported: string[];
+  response_types_supported: string[];
+  claims_supported: string[];
+}
+
+export interface DevIdp {
+  readonly kid: string;
+  readonly keyFile: string;
+  /** true when the key file was created by this call (first start). */
+  readonly created: boolean;
+  discoveryDocument(issuerUrl: string): DiscoveryDocument;
+  jwks(): { keys: JWK[] };
+  mintToken(input: MintTokenInput): Promise<string>;
+}
+
+async function readOrCreateKey(file: string): Promise<{ jwk: JWK; created: boolean }> {
+  try {
+    const info = await stat(file);
+    if ((info.mode & 0o077) !== 0) await chmod(file, 0o600);
+    return { jwk: JSON.parse(await readFile(file, 'utf8')) as JWK, created: false };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const { privateKey } = await generateKeyPair(ALG, { extractable: true });
+  const jwk = await exportJWK(privateKey);
+  try {
+    // 'wx' fails if another process created the file meanwhile; then use theirs.
+    await writeFile(file, `${JSON.stringify(jwk)}\n`, { mode: 0o600, flag: 'wx' });
+    return { jwk, created: true };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    return { jwk: JSON.parse(await readFile(file, 'utf8')) as JWK, created: false };
+  }
+}
+
+export async function createDevIdp(options: {
+  dataDir: string;
+  clock?: () => number;
+}): Promise<DevIdp> {
+  await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+  const keyFile = join(options.dataDir, DEV_IDP_KEY_FILE);
+  const { jwk, created } = await readOrCreateKey(keyFile);
+  if (jwk.kty !== 'EC' || jwk.crv !== 'P-256' || typeof jwk.d !== 'string')
+    throw new AuthError('CONFIG_INVALID', `${keyFile} does not hold an EC P-256 private JWK`);
+  const publicJwk: JWK = { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y };
+  const kid = await calculateJwkThumbprint(publicJwk, 'sha256');
+  const privateKey = (await importJWK(jwk, ALG)) as CryptoKey;
+  const clock = options.clock ?? Date.now;
+
+  return {
+    kid,
+    keyFile,
+    created,
+    discoveryDocument(issuerUrl) {
+      return {
+        issuer: issuerUrl,
+        jwks_uri: `${issuerUrl.replace(/\/+$/, '')}/jwks.json`,
+        id_token_signing_alg_values_supported: [ALG],
+        subject_types_supported: ['public'],
+        response_types_supported: ['id_token'],
+        claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat'],
+      };
+    },
+    jwks() {
+      return { keys: [{ ...publicJwk, kid, alg: ALG, use: 'sig' }] };
+    },
+    async mintToken(input) {
+      const ttl = input.ttlSeconds ?? 3600;
+      if (!Number.isInteger(ttl) || ttl < 1)
+        throw new AuthError('CONFIG_INVALID', 'ttl must be ≥ 1');
+      if (input.sub.length === 0) throw new AuthError('CLAIM_MISSING', 'sub is empty');
+      const claims = Object.fromEntries(
+        Object.entries(input.claims ?? {}).filter(([name]) => !RESERVED.has(name)),
+      );
+      const now = Math.floor(clock() / 1000);
+      return new SignJWT(claims)
+        .setProtectedHeader({ alg: ALG, kid, typ: 'JWT' })
+        .setIssuer(input.issuer)
+        .setAudience(input.audience)
+        .setSubject(input.sub)
+        .setIssuedAt(now)
+        .setExpirationTime(now + ttl)
+        .sign(privateKey);
+    },
+  };
+}

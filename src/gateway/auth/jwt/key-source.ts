@@ -1,0 +1,49 @@
+// Builds the key source a verifier uses from configuration: static keys, OIDC discovery, or both
+// (static keys are consulted first).
+import { AuthError } from './errors.js';
+import type { JwtConfig } from './config.js';
+import { createRemoteKeySet } from './discovery.js';
+import type { FetchFn } from './fetch-json.js';
+import type { KeyEntry, KeyQuery, KeySource } from './key-entry.js';
+import { createStaticKeySource } from './static-keys.js';
+
+export interface KeySourceDeps {
+  fetch?: FetchFn;
+  clock?: () => number;
+  onError?: (error: AuthError) => void;
+}
+
+export function createKeySource(config: JwtConfig, deps: KeySourceDeps = {}): KeySource {
+  const sources: KeySource[] = [];
+  if (config.staticKeys.length > 0) sources.push(createStaticKeySource(config.staticKeys));
+  if (config.discovery) {
+    const d = config.discovery;
+    sources.push(
+      createRemoteKeySet({
+        issuer: config.issuer,
+        discoveryUrl: d.url,
+        timeoutMs: d.timeoutMs,
+        cacheMaxAgeMs: d.cacheMaxAgeMs,
+        cooldownMs: d.cooldownMs,
+        staleIfErrorMs: d.staleIfErrorMs,
+        maxResponseBytes: d.maxResponseBytes,
+        ...deps,
+      }),
+    );
+  }
+  const [only] = sources;
+  if (sources.length === 1 && only) return only;
+  return {
+    async getKeys(query: KeyQuery): Promise<KeyEntry[]> {
+      let lastError: unknown = new AuthError('KEY_NOT_FOUND', 'no key matches the token');
+      for (const source of sources) {
+        try {
+          return await source.getKeys(query);
+        } catch (err) {
+          lastError = err;
+        }
+      }
+      throw lastError;
+    },
+  };
+}

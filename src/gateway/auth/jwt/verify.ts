@@ -1,0 +1,203 @@
+// User-JWT verification. Order of checks (cheapest and most dangerous first):
+// size cap → cache → 3 base64url segments → header JSON → alg allow-list (never "none") → crit →
+// kid shape → key lookup (configured keys only; jku/x5u/jwk/x5c are never used) → signature and
+// claims via jose (iss exact, aud contains, exp/nbf with tolerance, required claims) → non-empty sub.
+import { errors, jwtVerify, type JWTPayload } from 'jose';
+import { AuthError } from './errors.js';
+import { resolveJwtConfig, type JwtConfig, type JwtConfigInput } from './config.js';
+import type { FetchFn } from './fetch-json.js';
+import { importFor, type KeySource } from './key-entry.js';
+import { createKeySource } from './key-source.js';
+import { createTokenCache, sha256Hex } from './token-cache.js';
+
+export interface VerifiedUser {
+  subject: string;
+  claims: Record<string, unknown>;
+  /** The token's `exp` claim (seconds since the epoch). */
+  expiresAt: number;
+  /** Hex SHA-256 of the token: a log-safe reference and cache key. */
+  tokenHash: string;
+}
+
+export interface JwtVerifierDeps {
+  fetch?: FetchFn;
+  /** Milliseconds since the epoch. */
+  clock?: () => number;
+  /** Replaces the configured key sources (tests, or a gateway sharing one key set). */
+  keySource?: KeySource;
+  onError?: (error: AuthError) => void;
+}
+
+export interface JwtVerifier {
+  readonly config: JwtConfig;
+  verify(token: string): Promise<VerifiedUser>;
+  close(): void;
+}
+
+const SEGMENT = /^[A-Za-z0-9_-]+$/;
+const MAX_KID_LENGTH = 256;
+const MAX_SUBJECT_LENGTH = 512;
+
+function malformed(message: string): AuthError {
+  return new AuthError('TOKEN_MALFORMED', message);
+}
+
+function parseHeader(token: string): { header: Record<string, unknown>; unsigned: boolean } {
+  const parts = token.split('.');
+  if (parts.length !== 3) throw malformed('a JWT has three dot-separated segments');
+  const [header, payload, signature] = parts as [string, string, string];
+  if (!SEGMENT.test(header) || !SEGMENT.test(payload) || !/^[A-Za-z0-9_-]*$/.test(signature))
+    throw malformed('JWT segments must be base64url');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(header, 'base64url').toString('utf8'));
+  } catch {
+    throw malformed('JWT header is not JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw malformed('JWT header is not a JSON object');
+  return { header: parsed as Record<string, unknown>, unsigned: signature === '' };
+}
+
+function mapJoseError(err: unknown): AuthError {
+  if (err instanceof AuthError) return err;
+  if (err instanceof errors.JWTExpired)
+    return new AuthError('TOKEN_EXPIRED', 'the token has expired');
+  if (err instanceof errors.JWTClaimValidationFailed) {
+    const { claim, reason } = err;
+    if (reason === 'missing')
+      return new AuthError('CLAIM_MISSING', `the "${claim}" claim is missing`);
+    if (claim === 'nbf' && reason === 'check_failed')
+      return new AuthError('TOKEN_NOT_YET_VALID', 'the token is not valid yet');
+    if (claim === 'aud')
+      return new AuthError('AUDIENCE_MISMATCH', 'the token audience is not accepted');
+    if (claim === 'iss')
+      return new AuthError('ISSUER_MISMATCH', 'the token issuer is not accepted');
+    if (claim === 'typ') return new AuthError('TYPE_MISMATCH', 'the token type is not accepted');
+    return new AuthError('CLAIM_INVALID', `the "${claim}" claim is invalid`);
+  }
+  if (err instanceof errors.JWSSignatureVerificationFailed)
+    return new AuthError('SIGNATURE_INVALID', 'the token signature is invalid');
+  if (err instanceof errors.JOSEAlgNotAllowed)
+    return new AuthError('ALG_NOT_ALLOWED', 'the token algorithm is not allowed');
+  if (err instanceof errors.JWTInvalid || err instanceof errors.JWSInvalid)
+    return malformed('the token is not a valid JWT');
+  return new AuthError('SIGNATURE_INVALID', 'the token could not be verified');
+}
+
+export interface VerifyCoreOptions {
+  issuer: string;
+  audience: string;
+  algorithms: readonly string[];
+  clockToleranceSeconds: number;
+  maxTokenBytes: number;
+  requiredClaims: string[];
+  typ?: string;
+  maxTokenAgeSeconds?: number;
+  clock: () => number;
+}
+
+/** Verification without cache; shared with the assertion verifier. Returns the payload. */
+export async function verifyJwtCore(
+  token: string,
+  keys: KeySource,
+  opts: VerifyCoreOptions,
+): Promise<JWTPayload> {
+  if (typeof token !== 'string' || token.length === 0) throw malformed('the token is empty');
+  if (Buffer.byteLength(token, 'utf8') > opts.maxTokenBytes)
+    throw new AuthError('TOKEN_TOO_LARGE', `the token exceeds ${opts.maxTokenBytes} bytes`);
+  const { header, unsigned } = parseHeader(token);
+  const { alg, crit, kid } = header;
+  if (typeof alg !== 'string' || alg.toLowerCase() === 'none' || !opts.algorithms.includes(alg))
+    throw new AuthError('ALG_NOT_ALLOWED', 'the token algorithm is not allowed');
+  if (unsigned) throw malformed('the token has no signature');
+  if (crit !== undefined)
+    throw new AuthError('CRIT_UNSUPPORTED', 'the token requires unsupported header extensions');
+  if (
+    kid !== undefined &&
+    (typeof kid !== 'string' || kid.length === 0 || kid.length > MAX_KID_LENGTH)
+  )
+    throw malformed('the "kid" header is invalid');
+
+  const candidates = await keys.getKeys({ alg, kid });
+  let lastError: unknown = new AuthError('KEY_NOT_FOUND', 'no usable key');
+  for (const entry of candidates) {
+    let key;
+    try {
+      key = await importFor(entry, alg);
+    } catch {
+      lastError = new AuthError('KEY_NOT_FOUND', 'no usable key matches the token');
+      continue;
+    }
+    try {
+      const { payload } = await jwtVerify(token, key, {
+        issuer: opts.issuer,
+        audience: opts.audience,
+        algorithms: [alg],
+        clockTolerance: opts.clockToleranceSeconds,
+        requiredClaims: opts.requiredClaims,
+        currentDate: new Date(opts.clock()),
+        ...(opts.typ !== undefined ? { typ: opts.typ } : {}),
+        ...(opts.maxTokenAgeSeconds !== undefined ? { maxTokenAge: opts.maxTokenAgeSeconds } : {}),
+      });
+      return payload;
+    } catch (err) {
+      lastError = err;
+      if (!(err instanceof errors.JWSSignatureVerificationFailed)) break;
+    }
+  }
+  throw mapJoseError(lastError);
+}
+
+export function createJwtVerifier(
+  configInput: JwtConfigInput | JwtConfig,
+  deps: JwtVerifierDeps = {},
+): JwtVerifier {
+  const config = resolveJwtConfig(configInput);
+  const clock = deps.clock ?? Date.now;
+  const keys = deps.keySource ?? createKeySource(config, { ...deps, clock });
+  const cache = createTokenCache<VerifiedUser>({ ...config.tokenCache, clock });
+  const core: VerifyCoreOptions = {
+    issuer: config.issuer,
+    audience: config.audience,
+    algorithms: config.algorithms,
+    clockToleranceSeconds: config.clockToleranceSeconds,
+    maxTokenBytes: config.maxTokenBytes,
+    requiredClaims: config.requiredClaims,
+    clock,
+  };
+
+  async function verify(token: string): Promise<VerifiedUser> {
+    if (typeof token !== 'string' || token.length === 0) throw malformed('the token is empty');
+    if (Buffer.byteLength(token, 'utf8') > config.maxTokenBytes)
+      throw new AuthError('TOKEN_TOO_LARGE', `the token exceeds ${config.maxTokenBytes} bytes`);
+    const tokenHash = sha256Hex(token);
+    const cached = cache.get(tokenHash);
+    if (cached) return cached;
+
+    const payload = await verifyJwtCore(token, keys, core);
+    const { sub, exp } = payload;
+    if (typeof sub !== 'string' || sub.length === 0)
+      throw new AuthError('CLAIM_MISSING', 'the "sub" claim is missing or empty');
+    if (sub.length > MAX_SUBJECT_LENGTH)
+      throw new AuthError('CLAIM_INVALID', 'the "sub" claim is too long');
+    if (typeof exp !== 'number') throw new AuthError('CLAIM_MISSING', 'the "exp" claim is missing');
+    const user: VerifiedUser = Object.freeze({
+      subject: sub,
+      claims: Object.freeze({ ...payload }),
+      expiresAt: exp,
+      tokenHash,
+    });
+    cache.set(tokenHash, user, exp * 1000);
+    return user;
+  }
+
+  return {
+    config,
+    verify,
+    close() {
+      cache.clear();
+      keys.close?.();
+    },
+  };
+}

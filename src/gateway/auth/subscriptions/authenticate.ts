@@ -1,0 +1,159 @@
+// Checks the subscription key of a request: well-formed, known, active, of this deployment's
+// environment. Lookups are cached briefly (bounded), and failed attempts per client IP are limited so
+// keys cannot be guessed.
+import { isWellFormedKey } from '../keys/format.js';
+import type { SubscriptionStore } from './store.js';
+import type { Environment, Subscription } from './types.js';
+
+export type KeyFailureCode =
+  | 'SUBSCRIPTION_KEY_MISSING'
+  | 'SUBSCRIPTION_KEY_INVALID'
+  | 'SUBSCRIPTION_SUSPENDED'
+  | 'SUBSCRIPTION_WRONG_ENVIRONMENT'
+  | 'TOO_MANY_FAILED_ATTEMPTS';
+
+export type KeyCheck =
+  | { readonly ok: true; readonly subscription: Subscription }
+  | {
+      readonly ok: false;
+      readonly code: KeyFailureCode;
+      readonly status: 401 | 403 | 429;
+      readonly message: string;
+      readonly retryAfterSeconds?: number;
+    };
+
+export interface KeyAuthenticatorOptions {
+  readonly environment: Environment;
+  readonly cacheTtlMs: number;
+  readonly failedAttempts: { readonly limit: number; readonly windowSeconds: number };
+  readonly clock?: () => number;
+  /** Bound on cached lookups and on tracked client IPs. */
+  readonly maxEntries?: number;
+}
+
+interface CacheEntry {
+  readonly subscription: Subscription | null;
+  readonly expires: number;
+}
+
+interface FailureWindow {
+  start: number;
+  count: number;
+}
+
+export class SubscriptionKeyAuthenticator {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly failures = new Map<string, FailureWindow>();
+  private readonly clock: () => number;
+  private readonly maxEntries: number;
+
+  constructor(
+    private readonly store: SubscriptionStore,
+    private readonly options: KeyAuthenticatorOptions,
+  ) {
+    this.clock = options.clock ?? Date.now;
+    this.maxEntries = options.maxEntries ?? 10000;
+  }
+
+  async check(key: string | undefined, clientIp: string): Promise<KeyCheck> {
+    if (key === undefined || key === '') {
+      return fail(
+        'SUBSCRIPTION_KEY_MISSING',
+        401,
+        'Missing subscription key: send it in the Ocp-Apim-Subscription-Key header.',
+      );
+    }
+    const blocked = this.blockedFor(clientIp);
+    if (blocked > 0) {
+      return {
+        ...fail(
+          'TOO_MANY_FAILED_ATTEMPTS',
+          429,
+          'Too many failed subscription key attempts from this address; try again later.',
+        ),
+        retryAfterSeconds: blocked,
+      };
+    }
+    const subscription = isWellFormedKey(key) ? await this.lookup(key) : null;
+    if (subscription === null) {
+      this.recordFailure(clientIp);
+      return fail('SUBSCRIPTION_KEY_INVALID', 401, 'Invalid subscription key.');
+    }
+    if (subscription.environment !== this.options.environment) {
+      this.recordFailure(clientIp);
+      return fail(
+        'SUBSCRIPTION_WRONG_ENVIRONMENT',
+        401,
+        `This subscription key belongs to another environment; this gateway serves ${this.options.environment}.`,
+      );
+    }
+    if (subscription.status === 'suspended') {
+      return fail(
+        'SUBSCRIPTION_SUSPENDED',
+        403,
+        'This subscription is suspended; contact the API owner.',
+      );
+    }
+    if (subscription.status !== 'active') {
+      this.recordFailure(clientIp);
+      return fail('SUBSCRIPTION_KEY_INVALID', 401, 'Invalid subscription key.');
+    }
+    return { ok: true, subscription };
+  }
+
+  /** Forgets cached lookups (after an administrative change made in this process). */
+  invalidate(): void {
+    this.cache.clear();
+  }
+
+  private async lookup(key: string): Promise<Subscription | null> {
+    const now = this.clock();
+    const hash = this.store.hash(key);
+    const cached = this.cache.get(hash);
+    if (cached && cached.expires > now) return cached.subscription;
+    const found = await this.store.findByKey(key);
+    const subscription = found?.subscription ?? null;
+    if (this.options.cacheTtlMs > 0) {
+      this.cache.delete(hash);
+      if (this.cache.size >= this.maxEntries)
+        this.cache.delete(this.cache.keys().next().value as string);
+      this.cache.set(hash, { subscription, expires: now + this.options.cacheTtlMs });
+    }
+    return subscription;
+  }
+
+  /** Seconds until this IP may try again, or 0 when it is not blocked. */
+  private blockedFor(ip: string): number {
+    const window = this.failures.get(ip);
+    if (!window) return 0;
+    const windowMs = this.options.failedAttempts.windowSeconds * 1000;
+    const elapsed = this.clock() - window.start;
+    if (elapsed >= windowMs) {
+      this.failures.delete(ip);
+      return 0;
+    }
+    return window.count >= this.options.failedAttempts.limit
+      ? Math.max(1, Math.ceil((windowMs - elapsed) / 1000))
+      : 0;
+  }
+
+  private recordFailure(ip: string): void {
+    const now = this.clock();
+    const windowMs = this.options.failedAttempts.windowSeconds * 1000;
+    const current = this.failures.get(ip);
+    if (current && now - current.start < windowMs) {
+      current.count += 1;
+      return;
+    }
+    this.failures.delete(ip);
+    if (this.failures.size >= this.maxEntries)
+      this.failures.delete(this.failures.keys().next().value as string);
+    this.failures.set(ip, { start: now, count: 1 });
+  }
+}
+
+type KeyFailure = Extract<KeyCheck, { ok: false }>;
+
+function fail(code: KeyFailureCode, status: 401 | 403 | 429, message: string): KeyFailure {
+  return { ok: false, code, status, message };
+}

@@ -1,0 +1,29 @@
+// Tables of the subscription store (component "subscriptions" in the gateway database).
+import type { Migration } from '../../../shared/db/migrations.js';
+
+export const subscriptionMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'subscriptions and their hashed keys',
+    up: `
+CREATE TABLE subscriptions (
+  id TEXT PRIMARY KEY,
+  application TEXT NOT NULL,
+  environment TEXT NOT NULL CHECK (environment IN ('development', 'staging', 'production')),
+  status TEXT NOT NULL CHECK (status IN ('active', 'suspended', 'revoked')),
+  tools TEXT,
+  rate_limit_per_minute INTEGER,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX subscriptions_application ON subscriptions (application, environment);
+CREATE TABLE subscription_keys (
+  key_hash TEXT PRIMARY KEY,
+  subscription_id TEXT NOT NULL REFERENCES subscriptions (id),
+  slot TEXT NOT NULL CHECK (slot IN ('primary', 'secondary')),
+  last4 TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  UNIQUE (subscription_id, slot)
+);`,
+  },
+];

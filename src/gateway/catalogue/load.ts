@@ -1,0 +1,100 @@
+// Reads each backend's OpenAPI document (file or URL), dereferences it and builds the catalogue.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { request } from 'undici';
+import { parse as parseYaml } from 'yaml';
+import type { BackendConfig } from '../../config/gateway-mcp.js';
+import { GatewayError } from '../errors.js';
+import { buildCatalogue } from './build.js';
+import type { BackendDocument, Catalogue, JsonObject } from './types.js';
+
+const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
+
+type Backend = Readonly<Pick<BackendConfig, 'name' | 'openapi'>> & {
+  readonly injectHeaders: Readonly<Record<string, string>>;
+};
+
+export async function loadCatalogue(backends: readonly Backend[]): Promise<Catalogue> {
+  const documents: BackendDocument[] = [];
+  for (const backend of backends) {
+    documents.push({
+      backend: backend.name,
+      document: await loadDocument(backend),
+      injectedHeaders: Object.keys(backend.injectHeaders),
+    });
+  }
+  return buildCatalogue(documents);
+}
+
+export async function loadDocument(backend: Backend): Promise<JsonObject> {
+  const source = backend.openapi;
+  try {
+    const parsed =
+      'file' in source
+        ? parseText(readFileSync(resolveDocumentPath(source.file), 'utf8'), source.file)
+        : await fetchDocument(source.url);
+    const version = String(parsed.openapi ?? '');
+    if (!/^3\.[01]\.\d+/.test(version))
+      throw new Error(`only OpenAPI 3.0 and 3.1 are supported (found "${version || 'none'}")`);
+    const base = 'file' in source ? resolveDocumentPath(source.file) : source.url;
+    const api = await SwaggerParser.dereference(base, parsed as never, {
+      resolve: { external: 'file' in source, http: false },
+      dereference: { circular: true },
+    });
+    return api as unknown as JsonObject;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new GatewayError(
+      'CATALOGUE_LOAD_FAILED',
+      `backend ${backend.name}: cannot load its OpenAPI document: ${reason}`,
+    );
+  }
+}
+
+/** Relative paths resolve against the working directory, then against the package root. */
+export function resolveDocumentPath(file: string): string {
+  if (isAbsolute(file)) return file;
+  const fromCwd = resolve(process.cwd(), file);
+  if (existsSync(fromCwd)) return fromCwd;
+  return join(packageRoot(), file);
+}
+
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const parent = dirname(dir);
+    if (parent === dir) return process.cwd();
+    dir = parent;
+  }
+  return dir;
+}
+
+function parseText(text: string, name: string): JsonObject {
+  const value: unknown = name.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error('the document is not an object');
+  return value as JsonObject;
+}
+
+async function fetchDocument(url: string): Promise<JsonObject> {
+  const response = await request(url, {
+    headersTimeout: 10000,
+    bodyTimeout: 10000,
+    signal: AbortSignal.timeout(15000),
+  });
+  if (response.statusCode !== 200) {
+    await response.body.dump();
+    throw new Error(`HTTP ${response.statusCode}`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_DOCUMENT_BYTES) throw new Error('document larger than 10 MiB');
+    chunks.push(chunk as Buffer);
+  }
+  const type = String(response.headers['content-type'] ?? '');
+  return parseText(Buffer.concat(chunks).toString('utf8'), type.includes('json') ? 'x.json' : url);
+}

@@ -1,0 +1,79 @@
+// Security class of an operation (spec: public / user-scoped / optional authentication).
+import type { JsonObject, SecurityClass } from './types.js';
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Names of the document's security schemes that are HTTP bearer schemes. */
+export function bearerSchemes(document: JsonObject): Set<string> {
+  const schemes = isObject(document.components) ? document.components.securitySchemes : undefined;
+  const found = new Set<string>();
+  if (!isObject(schemes)) return found;
+  for (const [name, scheme] of Object.entries(schemes)) {
+    if (
+      isObject(scheme) &&
+      (scheme.type === 'http' || scheme.type === 'oauth2' || scheme.type === 'openIdConnect') &&
+      (scheme.type !== 'http' || String(scheme.scheme).toLowerCase() === 'bearer')
+    )
+      found.add(name);
+  }
+  return found;
+}
+
+/** Header names of apiKey-in-header schemes: credentials the gateway must inject, never arguments. */
+export function apiKeyHeaders(document: JsonObject): Map<string, string> {
+  const schemes = isObject(document.components) ? document.components.securitySchemes : undefined;
+  const found = new Map<string, string>();
+  if (!isObject(schemes)) return found;
+  for (const [name, scheme] of Object.entries(schemes)) {
+    if (isObject(scheme) && scheme.type === 'apiKey' && scheme.in === 'header')
+      found.set(name, String(scheme.name));
+  }
+  return found;
+}
+
+/**
+ * `x-toolgate-auth: optional` → optional. Otherwise the effective requirement list (operation, else
+ * document): user-scoped when every alternative needs a bearer scheme; optional when some alternative
+ * needs one and another does not (e.g. `{}`); public when none does.
+ */
+export function securityClassOf(
+  operation: JsonObject,
+  document: JsonObject,
+  bearer: ReadonlySet<string>,
+): SecurityClass {
+  if (operation['x-toolgate-auth'] === 'optional') return 'optional';
+  const requirements = Array.isArray(operation.security)
+    ? operation.security
+    : Array.isArray(document.security)
+      ? document.security
+      : [];
+  const needsBearer = requirements.map(
+    (req) => isObject(req) && Object.keys(req).some((name) => bearer.has(name)),
+  );
+  if (needsBearer.length === 0 || needsBearer.every((b) => !b)) return 'public';
+  return needsBearer.every((b) => b) ? 'user-scoped' : 'optional';
+}
+
+/** The apiKey header schemes an operation's effective requirements use. */
+export function requiredApiKeyHeaders(
+  operation: JsonObject,
+  document: JsonObject,
+  apiKeys: ReadonlyMap<string, string>,
+): string[] {
+  const requirements = Array.isArray(operation.security)
+    ? operation.security
+    : Array.isArray(document.security)
+      ? document.security
+      : [];
+  const headers: string[] = [];
+  for (const req of requirements) {
+    if (!isObject(req)) continue;
+    for (const name of Object.keys(req)) {
+      const header = apiKeys.get(name);
+      if (header !== undefined) headers.push(header);
+    }
+  }
+  return headers;
+}

@@ -1,0 +1,153 @@
+// tools/list and tools/call: the catalogue as the caller may see it, and calls through to the backends.
+import type { FastifyBaseLogger } from 'fastify';
+import type { ToolDirectory } from '../catalogue/directory.js';
+import type { Tool } from '../catalogue/types.js';
+import { GatewayError } from '../errors.js';
+import type { BackendClient } from '../upstream/backend-client.js';
+import { ArgumentError, buildBackendRequest } from '../upstream/build-request.js';
+import type { IdentityForwarder } from '../upstream/identity.js';
+import { errorResult, mapOutcome, type CallToolResult } from '../upstream/result.js';
+import { nextTraceparent } from '../upstream/trace.js';
+import type { ArgumentValidator } from './arguments.js';
+import { hasStructuredContent } from './protocol.js';
+import { RawJson } from './raw-json.js';
+import { subscriptionAllows, type RequestContext, type ToolCallGuard } from './request-context.js';
+
+export interface ToolServiceOptions {
+  readonly directory: ToolDirectory;
+  readonly validator: ArgumentValidator;
+  readonly clients: ReadonlyMap<string, BackendClient>;
+  readonly guard: ToolCallGuard;
+  readonly identity: IdentityForwarder;
+  readonly pageSize: number;
+  /** Backend base URLs/origins never shown to clients. */
+  readonly hidden: readonly string[];
+}
+
+export interface CallTrace {
+  readonly traceparent?: string | undefined;
+  readonly tracestate?: string | undefined;
+  readonly log?: FastifyBaseLogger | undefined;
+}
+
+export class ToolService {
+  private readonly shapes = new Map<string, Map<string, string>>();
+
+  constructor(private readonly options: ToolServiceOptions) {}
+
+  async list(
+    context: RequestContext,
+    params: Record<string, unknown>,
+    version: string,
+  ): Promise<Record<string, unknown>> {
+    const cursor = params.cursor;
+    if (cursor !== undefined && typeof cursor !== 'string')
+      throw new GatewayError('INVALID_CURSOR', 'Invalid params: cursor must be a string');
+    await this.options.directory.refresh();
+    const page = this.options.directory.page(cursor, this.options.pageSize, (n) =>
+      subscriptionAllows(context, n),
+    );
+    const tools = new RawJson(`[${page.tools.map((t) => this.shape(t, version)).join(',')}]`);
+    return page.nextCursor === undefined ? { tools } : { tools, nextCursor: page.nextCursor };
+  }
+
+  async call(
+    context: RequestContext,
+    params: Record<string, unknown>,
+    version: string,
+    trace: CallTrace = {},
+  ): Promise<CallToolResult> {
+    const name = params.name;
+    if (typeof name !== 'string' || name === '')
+      throw new GatewayError('INVALID_PARAMS', 'Invalid params: "name" must be a non-empty string');
+    const args = params.arguments ?? {};
+    if (typeof args !== 'object' || args === null || Array.isArray(args))
+      throw new GatewayError('INVALID_PARAMS', 'Invalid params: "arguments" must be an object');
+    await this.options.directory.refresh();
+    const tool = this.options.directory.find(name, (n) => subscriptionAllows(context, n));
+    if (!tool) throw new GatewayError('UNKNOWN_TOOL', `Unknown tool: ${name}`);
+    await this.options.guard(context, tool);
+
+    const problems = this.options.validator.validate(tool, args);
+    if (problems)
+      return errorResult(
+        `Invalid arguments for tool ${tool.name} (the backend was not called):\n- ${problems.join('\n- ')}`,
+      );
+    const client = this.options.clients.get(tool.backend);
+    if (!client) throw new GatewayError('INTERNAL', 'Internal error: the tool has no backend');
+    let request;
+    try {
+      request = buildBackendRequest(tool.operation, args as Record<string, unknown>);
+    } catch (error) {
+      if (error instanceof ArgumentError)
+        return errorResult(`Invalid arguments for tool ${tool.name}: ${error.message}`);
+      throw error;
+    }
+    const headers: Record<string, string> = {
+      ...request.headers,
+      ...client.injectHeaders,
+      ...(await this.options.identity(context, tool)),
+      accept: 'application/json, application/problem+json;q=0.9, */*;q=0.1',
+      'x-request-id': context.requestId,
+      traceparent: nextTraceparent(trace.traceparent),
+    };
+    if (trace.tracestate !== undefined && trace.tracestate.length <= 512)
+      headers.tracestate = trace.tracestate;
+    const started = process.hrtime.bigint();
+    const outcome = await client.send({ ...request, headers });
+    trace.log?.info(
+      {
+        tool: tool.name,
+        backend: tool.backend,
+        outcome: outcome.kind === 'response' ? outcome.status : outcome.reason,
+        ms: Number(process.hrtime.bigint() - started) / 1e6,
+      },
+      'tool call',
+    );
+    const result = mapOutcome(outcome, {
+      structured: hasStructuredContent(version),
+      hide: this.options.hidden,
+    });
+    if (result.structuredContent !== undefined) {
+      const problems = this.options.validator.validateOutput(tool, result.structuredContent);
+      if (problems) {
+        trace.log?.warn(
+          { tool: tool.name, problems },
+          'backend response does not match outputSchema',
+        );
+        return errorResult(
+          `The backend's response does not match the operation's declared response schema (${problems.join('; ')}). Response: ${result.content[0]?.text ?? ''}`,
+        );
+      }
+    }
+    return result;
+  }
+
+  /** The tool's JSON as the given protocol revision describes it (cached per revision family). */
+  private shape(tool: Tool, version: string): string {
+    const family = hasStructuredContent(version) ? 'current' : '2025-03-26';
+    let cache = this.shapes.get(family);
+    if (!cache) {
+      cache = new Map();
+      this.shapes.set(family, cache);
+    }
+    let shaped = cache.get(tool.name);
+    if (!shaped) {
+      shaped = JSON.stringify(describeTool(tool, family === 'current'));
+      cache.set(tool.name, shaped);
+    }
+    return shaped;
+  }
+}
+
+export function describeTool(tool: Tool, current: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = { name: tool.name };
+  if (current && tool.title) out.title = tool.title;
+  if (tool.description) out.description = tool.description;
+  out.inputSchema = tool.inputSchema;
+  if (current && tool.outputSchema) out.outputSchema = tool.outputSchema;
+  const annotations: Record<string, unknown> = { ...tool.annotations };
+  if (!current && tool.title && annotations.title === undefined) annotations.title = tool.title;
+  out.annotations = annotations;
+  return out;
+}

@@ -1,0 +1,122 @@
+// The rate limiter the gateway calls: policy → store decision → HTTP/JSON-RPC rendering.
+import type { Redis } from 'ioredis';
+import { TrustedProxies, resolveClientIp, type HeaderBag } from './client-ip.js';
+import { monotonicClock, silentLogger } from './clock.js';
+import type { RateLimitConfig } from './config.js';
+import { rateLimitResponse, type RateLimitResponse } from './headers.js';
+import { MemoryStore } from './memory-store.js';
+import { noopMetrics, type RateLimitMetrics } from './metrics.js';
+import { checksFor, type RateLimitContext } from './policy.js';
+import { RedisStore } from './redis-store.js';
+import { ResilientStore } from './resilient-store.js';
+import type { Clock, LimitDecision, RateLimitLogger, RateLimitStore } from './types.js';
+
+export interface RateLimiterDeps {
+  readonly logger?: RateLimitLogger;
+  readonly metrics?: RateLimitMetrics;
+  readonly clock?: Clock;
+  /** Shared Redis client (store 'redis'); otherwise `config.redis.url` is used. */
+  readonly redis?: Redis;
+  /** Replaces the configured store (tests). */
+  readonly store?: RateLimitStore;
+}
+
+export interface RateLimitResult extends RateLimitResponse {
+  readonly decision: LimitDecision;
+}
+
+export interface RateLimiter {
+  /** Decides one request and renders the outcome. Never throws for store failures. */
+  check(ctx: RateLimitContext): Promise<RateLimitResult>;
+  /** The client IP of a request per the trusted-proxy configuration. */
+  clientIp(socketAddress: string, headers: HeaderBag): string;
+  /**
+   * Waits (up to `timeoutMs`) for the Redis connection at startup; resolves false instead of
+   * throwing when Redis is not reachable (decisions then follow `onStoreFailure`). Memory: true.
+   */
+  ready(timeoutMs?: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+interface BuiltStore {
+  readonly store: RateLimitStore;
+  readonly redis?: RedisStore;
+}
+
+function buildStore(config: RateLimitConfig, deps: RateLimiterDeps): BuiltStore {
+  const metrics = deps.metrics ?? noopMetrics;
+  const memory = () =>
+    new MemoryStore({
+      maxKeys: config.memory.maxKeys,
+      sweepIntervalMs: config.memory.sweepIntervalSeconds * 1000,
+      clock: deps.clock ?? monotonicClock,
+      onEvict: (live) => metrics.keyEvicted(live),
+    });
+  if (effectiveStore(config, deps) === 'memory') return { store: memory() };
+  if (!deps.redis && !config.redis.url) {
+    throw new Error('gateway.rateLimit.store is "redis" but no Redis URL or client is configured');
+  }
+  const primary = new RedisStore({
+    ...(deps.redis ? { client: deps.redis } : { url: config.redis.url }),
+    keyPrefix: config.redis.keyPrefix,
+    commandTimeoutMs: config.redis.commandTimeoutMs,
+  });
+  const store = new ResilientStore({
+    primary,
+    ...(config.onStoreFailure === 'fallback' ? { fallback: memory() } : {}),
+    policy: config.onStoreFailure,
+    failureThreshold: config.breaker.failureThreshold,
+    cooldownMs: config.breaker.cooldownMs,
+    clock: deps.clock ?? monotonicClock,
+    logger: deps.logger ?? silentLogger,
+    metrics,
+  });
+  return { store, redis: primary };
+}
+
+export function createRateLimiter(
+  config: RateLimitConfig,
+  deps: RateLimiterDeps = {},
+): RateLimiter {
+  const built: BuiltStore = deps.store ? { store: deps.store } : buildStore(config, deps);
+  const { store } = built;
+  const logger = deps.logger ?? silentLogger;
+  const metrics = deps.metrics ?? noopMetrics;
+  const trusted = new TrustedProxies(config.trustedProxies);
+  const source = effectiveStore(config, deps);
+  return {
+    async check(ctx) {
+      const decision = await store.consume(checksFor(ctx, config));
+      const response = rateLimitResponse(decision);
+      const outcome =
+        response.status === 200 ? 'allowed' : response.status === 429 ? 'rejected' : 'unavailable';
+      metrics.decision(outcome, decision.degraded ?? source);
+      return { ...response, decision };
+    },
+    clientIp(socketAddress, headers) {
+      return resolveClientIp(socketAddress, headers, trusted, config.forwardedHeader);
+    },
+    async ready(timeoutMs = 5000) {
+      if (!built.redis) return true;
+      try {
+        await built.redis.ready(timeoutMs);
+        return true;
+      } catch (err) {
+        logger.warn(
+          {
+            error: err instanceof Error ? err.message : String(err),
+            policy: config.onStoreFailure,
+          },
+          'rate-limit Redis not reachable at startup',
+        );
+        return false;
+      }
+    },
+    close: () => store.close(),
+  };
+}
+
+/** An explicit `store` wins; otherwise Redis when a client or URL is available, else memory. */
+export function effectiveStore(config: RateLimitConfig, deps: RateLimiterDeps): 'memory' | 'redis' {
+  return config.store ?? (deps.redis || config.redis.url ? 'redis' : 'memory');
+}

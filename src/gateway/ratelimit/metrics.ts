@@ -1,0 +1,52 @@
+// Counters the rate limiter reports through; the gateway bridges them to prom-client.
+import type { BreakerState } from './circuit-breaker.js';
+
+export type DecisionOutcome = 'allowed' | 'rejected' | 'unavailable';
+/** Who decided: the configured store, or the failure policy while it was unavailable. */
+export type DecisionSource = 'memory' | 'redis' | 'fallback' | 'fail-open' | 'fail-closed';
+
+export interface RateLimitMetrics {
+  decision(outcome: DecisionOutcome, source: DecisionSource): void;
+  storeError(reason: 'timeout' | 'unavailable' | 'error'): void;
+  breakerState(state: BreakerState): void;
+  /** A key was evicted from a full memory store; `live` = it still had admissions in its window. */
+  keyEvicted(live: boolean): void;
+}
+
+export const noopMetrics: RateLimitMetrics = {
+  decision: () => undefined,
+  storeError: () => undefined,
+  breakerState: () => undefined,
+  keyEvicted: () => undefined,
+};
+
+/** In-memory counters keyed `decision:<outcome>:<source>`, `store_error:<reason>`, … (tests, admin). */
+export class CountingMetrics implements RateLimitMetrics {
+  readonly counts = new Map<string, number>();
+  readonly breakerStates: BreakerState[] = [];
+
+  get(name: string): number {
+    return this.counts.get(name) ?? 0;
+  }
+
+  #inc(name: string): void {
+    this.counts.set(name, this.get(name) + 1);
+  }
+
+  decision(outcome: DecisionOutcome, source: DecisionSource): void {
+    this.#inc(`decision:${outcome}:${source}`);
+  }
+
+  storeError(reason: 'timeout' | 'unavailable' | 'error'): void {
+    this.#inc(`store_error:${reason}`);
+  }
+
+  breakerState(state: BreakerState): void {
+    this.breakerStates.push(state);
+    this.#inc(`breaker:${state}`);
+  }
+
+  keyEvicted(live: boolean): void {
+    this.#inc(live ? 'evicted:live' : 'evicted:expired');
+  }
+}

@@ -1,0 +1,96 @@
+// Backend outcome → MCP CallToolResult. 2xx JSON: structuredContent + the same JSON as text. 4xx/5xx:
+// isError with the status and the backend's problem details. Failures: isError with a plain explanation.
+// Backend addresses never reach the client.
+import type { BackendOutcome } from './backend-client.js';
+
+export interface TextContent {
+  readonly type: 'text';
+  readonly text: string;
+}
+
+export interface CallToolResult {
+  content: TextContent[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+const MAX_ERROR_TEXT = 4000;
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  412: 'Precondition Failed',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+export function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+export function mapOutcome(
+  outcome: BackendOutcome,
+  options: { readonly structured: boolean; readonly hide: readonly string[] },
+): CallToolResult {
+  if (outcome.kind === 'failure') return errorResult(outcome.message);
+  const { status } = outcome;
+  const isJson = /[/+]json\b/i.test(outcome.contentType);
+  const body = scrub(outcome.body, options.hide);
+  if (status >= 200 && status < 300) {
+    if (body.trim() === '')
+      return {
+        content: [{ type: 'text', text: `The operation succeeded (HTTP ${status}, no content).` }],
+      };
+    if (isJson) {
+      const parsed = tryParse(body);
+      if (parsed.ok) {
+        // The backend's JSON text is the same JSON: no need to serialise it again.
+        const result: CallToolResult = { content: [{ type: 'text', text: body.trim() }] };
+        if (options.structured && isPlainObject(parsed.value))
+          result.structuredContent = parsed.value;
+        return result;
+      }
+    }
+    return { content: [{ type: 'text', text: body }] };
+  }
+  if (status >= 300 && status < 400)
+    return errorResult(
+      `The backend answered with a redirect (HTTP ${status}), which the gateway does not follow.`,
+    );
+  const head = `The backend answered HTTP ${status}${REASONS[status] ? ` ${REASONS[status]}` : ''}.`;
+  let detail = '';
+  if (body.trim() !== '') {
+    const parsed = isJson ? tryParse(body) : { ok: false as const };
+    detail = parsed.ok ? JSON.stringify(parsed.value) : body;
+    if (detail.length > MAX_ERROR_TEXT) detail = `${detail.slice(0, MAX_ERROR_TEXT)}…`;
+  }
+  return errorResult(detail ? `${head} Problem details: ${detail}` : head);
+}
+
+function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Removes the backend's own base URL / origin from anything shown to the client. */
+function scrub(text: string, hide: readonly string[]): string {
+  let out = text;
+  for (const h of hide) if (h !== '' && out.includes(h)) out = out.split(h).join('[backend]');
+  return out;
+}

@@ -1,0 +1,88 @@
+// Builds the payment service HTTP application from options, without listening.
+import type { FastifyInstance } from 'fastify';
+import type { FrozenConfig } from '../config/schema.js';
+import type { Logger } from '../shared/log/logger.js';
+import type { Database } from '../shared/db/types.js';
+import { createHttpApp } from '../shared/http/create-app.js';
+import { readOpenApiDocument } from './http/documents.js';
+import { createOperationValidator } from './http/validation.js';
+import type { PaymentsContext } from './http/context.js';
+import { createIdentityResolver } from './identity/resolver.js';
+import { IdempotencyStore } from './storage/idempotency.js';
+import { paymentRoutes } from './routes/payments.js';
+import { operatorRoutes } from './routes/operator.js';
+import { accountRoutes } from './routes/accounts.js';
+import { feeRoutes } from './routes/fees.js';
+import { bankDetailsRoutes } from './routes/bank-details.js';
+import { DirectoryStore } from './directory/store.js';
+
+export const PAYMENT_ORDER_BASE_PATH = '/payments/payment-order/v1';
+export const ACCOUNTS_BASE_PATH = '/accounts/v1';
+
+export interface PaymentsAppOptions {
+  readonly config: FrozenConfig;
+  readonly logger: Logger;
+  readonly db: Database;
+  /** Clock (tests pin it); defaults to the system clock. */
+  readonly now?: () => Date;
+}
+
+export async function buildPaymentsApp(options: PaymentsAppOptions): Promise<FastifyInstance> {
+  const { config, db } = options;
+  const app = createHttpApp({
+    logger: options.logger,
+    bodyLimitBytes: config.payments.bodyLimitBytes,
+    requestTimeoutMs: config.payments.requestTimeoutMs,
+    keepAliveTimeoutMs: config.payments.keepAliveTimeoutMs,
+    readiness: [{ name: 'database', check: () => db.ping() }],
+  });
+  const now = options.now ?? (() => new Date());
+  const paymentOrder = readOpenApiDocument('payment-order');
+  const accounts = readOpenApiDocument('accounts');
+  const idempotency = new IdempotencyStore(db, {
+    ttlMs: config.payments.idempotency.ttlSeconds * 1000,
+    staleAfterMs: config.payments.requestTimeoutMs + 5000,
+    now: () => now().getTime(),
+  });
+  const ctx: PaymentsContext = {
+    db,
+    validator: createOperationValidator(paymentOrder),
+    identity: createIdentityResolver(config),
+    idempotency,
+    now,
+  };
+  const accountsCtx: PaymentsContext = { ...ctx, validator: createOperationValidator(accounts) };
+
+  const purge = setInterval(() => {
+    idempotency
+      .purgeExpired()
+      .catch((err: unknown) => app.log.warn({ err }, 'idempotency purge failed'));
+  }, config.payments.idempotency.purgeIntervalSeconds * 1000);
+  purge.unref();
+  app.addHook('onClose', async () => clearInterval(purge));
+
+  await app.register(paymentRoutes, {
+    ctx,
+    document: paymentOrder,
+    basePath: PAYMENT_ORDER_BASE_PATH,
+    prefix: PAYMENT_ORDER_BASE_PATH,
+  });
+  await app.register(feeRoutes, {
+    ctx,
+    fees: config.payments.fees,
+    prefix: PAYMENT_ORDER_BASE_PATH,
+  });
+  await app.register(bankDetailsRoutes, {
+    ctx,
+    store: new DirectoryStore(db),
+    bankLookup: config.payments.bankLookup,
+    prefix: PAYMENT_ORDER_BASE_PATH,
+  });
+  await app.register(accountRoutes, {
+    ctx: accountsCtx,
+    document: accounts,
+    prefix: ACCOUNTS_BASE_PATH,
+  });
+  await app.register(operatorRoutes, { ctx, tokens: config.payments.operator.tokens });
+  return app;
+}

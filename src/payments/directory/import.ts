@@ -1,0 +1,167 @@
+// Writes parsed directory records in ONE transaction: a failure (or an interruption) anywhere leaves the
+// directory exactly as it was. Re-importing upserts: new keys are imported, changed ones updated,
+// identical ones left alone. Every import bumps the directory version and is logged.
+import { createHash } from 'node:crypto';
+import type { Database, SqlExecutor, SqlValue } from '../../shared/db/types.js';
+import { nameKeyOf } from './store.js';
+import type { DirectoryEntry, DirectorySource, ParsedFile, SkippedRecord } from './types.js';
+
+export interface ImportSummary {
+  readonly source: DirectorySource;
+  readonly total: number;
+  readonly imported: number;
+  readonly updated: number;
+  readonly unchanged: number;
+  readonly skipped: readonly SkippedRecord[];
+}
+
+export interface ImportOptions {
+  readonly source: DirectorySource;
+  /** Where the data came from (file name, "sample"), for the import log. */
+  readonly origin: string;
+  readonly batchSize?: number;
+  /** Called after each written batch; throwing aborts and rolls the whole import back. */
+  readonly onProgress?: (done: number, total: number) => void;
+  readonly now?: () => Date;
+}
+
+const COLUMNS = [
+  'source',
+  'entry_key',
+  'country',
+  'routing_number',
+  'bic',
+  'bic8',
+  'bank_code',
+  'branch_code',
+  'sort_code',
+  'bank_name',
+  'name_key',
+  'status',
+  'details',
+  'content_hash',
+  'updated_at',
+] as const;
+
+export function contentHash(entry: DirectoryEntry): string {
+  return createHash('sha256').update(JSON.stringify(entry)).digest('base64url').slice(0, 22);
+}
+
+function rowOf(entry: DirectoryEntry, hash: string, at: string): SqlValue[] {
+  return [
+    entry.source,
+    entry.key,
+    entry.country,
+    entry.routingNumber ?? null,
+    entry.bic ?? null,
+    entry.bic ? entry.bic.slice(0, 8) : null,
+    entry.bankCode ?? null,
+    entry.branchCode ?? null,
+    entry.sortCode ?? null,
+    entry.bankName,
+    nameKeyOf(entry),
+    entry.status,
+    JSON.stringify(entry),
+    hash,
+    at,
+  ];
+}
+
+async function upsertBatch(tx: SqlExecutor, rows: readonly SqlValue[][]): Promise<void> {
+  if (rows.length === 0) return;
+  const width = COLUMNS.length;
+  const values = rows
+    .map((_, r) => `(${COLUMNS.map((_c, c) => `$${r * width + c + 1}`).join(', ')})`)
+    .join(', ');
+  const updates = COLUMNS.slice(2)
+    .map((c) => `${c} = excluded.${c}`)
+    .join(', ');
+  await tx.execute(
+    `INSERT INTO bank_directory (${COLUMNS.join(', ')}) VALUES ${values}
+     ON CONFLICT (source, entry_key) DO UPDATE SET ${updates}`,
+    rows.flat(),
+  );
+}
+
+export async function importDirectory(
+  db: Database,
+  parsed: ParsedFile,
+  options: ImportOptions,
+): Promise<ImportSummary> {
+  const skipped: SkippedRecord[] = [...parsed.skipped];
+  const seen = new Map<string, number>();
+  const entries: { entry: DirectoryEntry; hash: string }[] = [];
+  for (const { line, entry } of parsed.entries) {
+    if (entry.source !== options.source) {
+      skipped.push({ line, reason: `record of source ${entry.source}, not ${options.source}` });
+      continue;
+    }
+    const first = seen.get(entry.key);
+    if (first !== undefined) {
+      skipped.push({ line, reason: `duplicate of line ${first} (key ${entry.key})` });
+      continue;
+    }
+    seen.set(entry.key, line);
+    entries.push({ entry, hash: contentHash(entry) });
+  }
+  skipped.sort((a, b) => a.line - b.line);
+  const batchSize = options.batchSize ?? 200;
+  const started = (options.now ?? (() => new Date()))().toISOString();
+
+  const counts = await db.transaction(async (tx) => {
+    const existing = new Map<string, string>();
+    const rows = await tx.query<{ entry_key: string; content_hash: string }>(
+      'SELECT entry_key, content_hash FROM bank_directory WHERE source = $1',
+      [options.source],
+    );
+    for (const r of rows) existing.set(r.entry_key, r.content_hash);
+    let imported = 0;
+    let updated = 0;
+    let unchanged = 0;
+    let batch: SqlValue[][] = [];
+    let done = 0;
+    for (const { entry, hash } of entries) {
+      const before = existing.get(entry.key);
+      done += 1;
+      if (before === hash) {
+        unchanged += 1;
+      } else {
+        if (before === undefined) imported += 1;
+        else updated += 1;
+        batch.push(rowOf(entry, hash, started));
+      }
+      if (batch.length >= batchSize) {
+        await upsertBatch(tx, batch);
+        batch = [];
+        options.onProgress?.(done, entries.length);
+      }
+    }
+    await upsertBatch(tx, batch);
+    options.onProgress?.(entries.length, entries.length);
+    await tx.execute('UPDATE bank_directory_meta SET version = version + 1, updated_at = $1', [
+      started,
+    ]);
+    await tx.execute(
+      `INSERT INTO bank_directory_imports
+       (started_at, finished_at, source, origin, imported, updated, unchanged, skipped)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        started,
+        new Date().toISOString(),
+        options.source,
+        options.origin.slice(0, 500),
+        imported,
+        updated,
+        unchanged,
+        skipped.length,
+      ],
+    );
+    return { imported, updated, unchanged };
+  });
+  return {
+    source: options.source,
+    total: parsed.entries.length + parsed.skipped.length,
+    ...counts,
+    skipped,
+  };
+}

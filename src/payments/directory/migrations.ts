@@ -1,0 +1,52 @@
+// Schema of the bank directory (component "bank-directory"; docs/storage-schema.md).
+import type { Migration } from '../../shared/db/migrations.js';
+
+export const directoryMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'bank directory entries, meta and import log',
+    up: `
+CREATE TABLE bank_directory (
+  source TEXT NOT NULL,
+  entry_key TEXT NOT NULL,
+  country TEXT NOT NULL,
+  routing_number TEXT,
+  bic TEXT,
+  bic8 TEXT,
+  bank_code TEXT,
+  branch_code TEXT,
+  sort_code TEXT,
+  bank_name TEXT NOT NULL,
+  name_key TEXT NOT NULL,
+  status TEXT NOT NULL,
+  details TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (source, entry_key)
+);
+CREATE INDEX bank_directory_routing ON bank_directory (routing_number);
+CREATE INDEX bank_directory_bic ON bank_directory (bic);
+CREATE INDEX bank_directory_bic8 ON bank_directory (bic8);
+CREATE INDEX bank_directory_bank_code ON bank_directory (country, bank_code, branch_code);
+CREATE INDEX bank_directory_branch_code ON bank_directory (branch_code);
+CREATE INDEX bank_directory_sort_code ON bank_directory (sort_code);
+CREATE INDEX bank_directory_name ON bank_directory (country, name_key);
+CREATE TABLE bank_directory_meta (
+  id INTEGER PRIMARY KEY,
+  version BIGINT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+INSERT INTO bank_directory_meta (id, version, updated_at) VALUES (1, 0, '1970-01-01T00:00:00.000Z');
+CREATE TABLE bank_directory_imports (
+  started_at TEXT NOT NULL,
+  finished_at TEXT NOT NULL,
+  source TEXT NOT NULL,
+  origin TEXT NOT NULL,
+  imported INTEGER NOT NULL,
+  updated INTEGER NOT NULL,
+  unchanged INTEGER NOT NULL,
+  skipped INTEGER NOT NULL
+);
+`,
+  },
+];

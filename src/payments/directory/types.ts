@@ -1,0 +1,53 @@
+// One record of the bank directory as importers produce it and the store keeps it.
+
+export type DirectorySource = 'fedach' | 'fedwire' | 'csv';
+
+export interface DirectoryAddress {
+  readonly addressLine?: string;
+  readonly townName?: string;
+  readonly countrySubDivision?: string;
+  readonly postalCode?: string;
+  readonly phoneNumber?: string;
+}
+
+export interface DirectoryEntry {
+  readonly source: DirectorySource;
+  /** Unique within its source (routing number for the Fed files, the CSV row's id otherwise). */
+  readonly key: string;
+  readonly country: string;
+  readonly bankName: string;
+  readonly routingNumber?: string;
+  /** 11 characters (head office padded with XXX). */
+  readonly bic?: string;
+  readonly bankCode?: string;
+  readonly branchCode?: string;
+  /** UK sort code, 6 digits. */
+  readonly sortCode?: string;
+  readonly participantName?: string;
+  readonly officeType?: 'MAIN' | 'BRANCH';
+  readonly status: 'ACTIVE' | 'INACTIVE';
+  readonly transferTypes: readonly string[];
+  readonly services: readonly string[];
+  readonly networks: readonly string[];
+  readonly newRoutingNumber?: string;
+  readonly servicingFrb?: string;
+  /** Date of last change reported by the source, YYYY-MM-DD. */
+  readonly changedOn?: string;
+  readonly address: DirectoryAddress;
+}
+
+/** A parsed record with the line it came from. */
+export interface SourcedEntry {
+  readonly line: number;
+  readonly entry: DirectoryEntry;
+}
+
+export interface SkippedRecord {
+  readonly line: number;
+  readonly reason: string;
+}
+
+export interface ParsedFile {
+  readonly entries: readonly SourcedEntry[];
+  readonly skipped: readonly SkippedRecord[];
+}

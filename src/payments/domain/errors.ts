@@ -1,0 +1,46 @@
+// The payment service's one error class. Routes turn it into an RFC 9457 problem (see
+// docs/errors.md for every code).
+import type { ProblemFieldError } from '../../shared/http/problem.js';
+
+export type PaymentErrorCode =
+  | 'VALIDATION_FAILED' // 400 schema / header / parameter problems
+  | 'BUSINESS_RULE_VIOLATION' // 422 well-formed but breaks a rule (precision, IBAN, currency …)
+  | 'UNAUTHENTICATED' // 401 no user identity for a user-scoped operation
+  | 'IDENTITY_REJECTED' // 401 identity headers without a valid gateway key
+  | 'OPERATOR_UNAUTHORIZED' // 401 operator endpoint without a valid operator token
+  | 'PAYMENT_NOT_FOUND' // 404 unknown payment or not the caller's
+  | 'INVALID_STATE' // 409 the status does not allow the operation / transition
+  | 'PRECONDITION_FAILED' // 412 If-Match does not match the current version
+  | 'CONCURRENT_UPDATE' // 409 another request changed the payment meanwhile (no If-Match sent)
+  | 'IDEMPOTENCY_IN_PROGRESS' // 409 same key still being processed
+  | 'IDEMPOTENCY_KEY_REUSED' // 422 same key with a different body
+  | 'ACCOUNT_NOT_FOUND'; // 404 accounts API: not one of the caller's accounts
+
+const STATUS: Record<PaymentErrorCode, number> = {
+  VALIDATION_FAILED: 400,
+  BUSINESS_RULE_VIOLATION: 422,
+  UNAUTHENTICATED: 401,
+  IDENTITY_REJECTED: 401,
+  OPERATOR_UNAUTHORIZED: 401,
+  PAYMENT_NOT_FOUND: 404,
+  INVALID_STATE: 409,
+  PRECONDITION_FAILED: 412,
+  CONCURRENT_UPDATE: 409,
+  IDEMPOTENCY_IN_PROGRESS: 409,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  ACCOUNT_NOT_FOUND: 404,
+};
+
+export class PaymentError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: PaymentErrorCode,
+    message: string,
+    readonly errors?: readonly ProblemFieldError[],
+    readonly extensions?: Readonly<Record<string, unknown>>,
+  ) {
+    super(message);
+    this.name = 'PaymentError';
+    this.status = STATUS[code];
+  }
+}

@@ -1,0 +1,64 @@
+// The dates of a fee quote: the requested execution date echoed, the execution date (first business day
+// on or after it, next one when the channel's cut-off has passed), that day's cut-off time, and the value
+// date (execution + the channel's settlement days, + extra days cross-border), all on business days.
+import {
+  addBusinessDays,
+  formatZoned,
+  localTime,
+  onOrAfterBusinessDay,
+  parseClock,
+  zonedInstant,
+  type BusinessCalendar,
+} from './calendar.js';
+import type { Channel, Scope } from './schedule.js';
+
+export interface QuoteDatesInput {
+  /** When the payer wants it executed (already ≥ now). */
+  readonly requested: Date;
+  readonly channel: Channel;
+  readonly scope: Scope;
+  readonly calendar: BusinessCalendar;
+  readonly cutOffTimes: Readonly<Record<Channel, string>>;
+  readonly settlementDays: Readonly<Record<Channel, number>>;
+  readonly crossBorderExtraDays: number;
+}
+
+export interface FeeDate {
+  readonly dateTime: string;
+  readonly dateType: 'EXECUTION_DATE' | 'CUT_OFF_TIME' | 'VALUE_DATE';
+}
+
+export interface QuoteDates {
+  readonly executionDate: string;
+  readonly valueDate: string;
+  readonly cutOff: Date;
+  readonly dates: readonly FeeDate[];
+}
+
+export function quoteDates(input: QuoteDatesInput): QuoteDates {
+  const { calendar, channel } = input;
+  const tz = calendar.timeZone;
+  const cutOffMinutes = parseClock(input.cutOffTimes[channel]);
+  const local = localTime(input.requested, tz);
+  let execution = onOrAfterBusinessDay(local.date, calendar);
+  if (execution === local.date && local.minutes >= cutOffMinutes) {
+    execution = addBusinessDays(execution, 1, calendar);
+  }
+  const settlement =
+    input.settlementDays[channel] +
+    (input.scope === 'CROSS_BORDER' ? input.crossBorderExtraDays : 0);
+  const value = addBusinessDays(execution, settlement, calendar);
+  const cutOff = zonedInstant(execution, cutOffMinutes, tz);
+  const executionInstant =
+    execution === local.date ? input.requested : zonedInstant(execution, 0, tz);
+  return {
+    executionDate: execution,
+    valueDate: value,
+    cutOff,
+    dates: [
+      { dateType: 'EXECUTION_DATE', dateTime: formatZoned(executionInstant, tz) },
+      { dateType: 'CUT_OFF_TIME', dateTime: formatZoned(cutOff, tz) },
+      { dateType: 'VALUE_DATE', dateTime: formatZoned(zonedInstant(value, 0, tz), tz) },
+    ],
+  };
+}

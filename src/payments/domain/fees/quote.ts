@@ -1,0 +1,226 @@
+// fetch-fees as a pure function: fee query record in (schema-valid), fee query record out with
+// `appliedFee`, `dates`, the defaults it assumed and a `customFields.feeQuote` summary. Business-rule
+// problems (unknown currency, too many decimals, bad IBAN, unknown mechanism …) throw PaymentError 422.
+import { electronicFormatIBAN, extractIBAN } from 'ibantools';
+import type { FeesConfig } from '../../../config/payments-fees.js';
+import type { ProblemFieldError } from '../../../shared/http/problem.js';
+import { minorUnit } from '../currencies.js';
+import { PaymentError } from '../errors.js';
+import { at, obj, str, num, type JsonObject } from '../record.js';
+import { checkBusinessRules } from '../rules.js';
+import { formatZoned, type BusinessCalendar } from './calendar.js';
+import { quoteDates } from './dates.js';
+import { channelOfMechanism, defaultChannel, KNOWN_MECHANISMS } from './mechanism.js';
+import { toMinorExact, fromMinor } from './money.js';
+import {
+  computeFeeLines,
+  toAppliedFees,
+  type ChargeBearer,
+  type DeepReadonly,
+  type FeeInput,
+  type PricingTier,
+  type Priority,
+  type Scope,
+} from './schedule.js';
+
+export type FeesSettings = DeepReadonly<FeesConfig>;
+
+export interface QuoteOptions {
+  readonly fees: FeesSettings;
+  readonly now: Date;
+  /** The caller's user id when the gateway vouched for one (personalised pricing). */
+  readonly userId?: string;
+  readonly mechanismHeader?: string;
+}
+
+const OFFSET = /(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** Field problems of a fee query, reusing the payment record's rules on the shared parts. */
+function problems(record: JsonObject, options: QuoteOptions): ProblemFieldError[] {
+  const pseudo: JsonObject = {
+    payerReference: record['payerReference'],
+    payeeReference: record['payeeReference'],
+    payerBankReference: record['payerBankReference'],
+    payeeBankReference: record['payeeBankReference'],
+    payerAccountReference: record['payerAccountReference'],
+    payeeAccountReference: record['payeeAccountReference'],
+    paymentInstruction: { amount: record['amount'], appliedFee: record['appliedFee'] },
+  };
+  const errors: ProblemFieldError[] = checkBusinessRules(pseudo).map((e) => ({
+    pointer: e.pointer.replace(/^\/paymentInstruction/, ''),
+    code: e.code,
+    message: e.message,
+  }));
+  if (num(at(record, 'amount', 'instructedAmount')) === undefined) {
+    errors.push({
+      pointer: '/amount/instructedAmount',
+      code: 'REQUIRED',
+      message: 'the amount to quote is required',
+    });
+  }
+  if (str(at(record, 'amount', 'instructedCurrency')) === undefined) {
+    errors.push({
+      pointer: '/amount/instructedCurrency',
+      code: 'REQUIRED',
+      message: 'the currency of the amount is required',
+    });
+  }
+  const dates = record['dates'];
+  if (Array.isArray(dates)) {
+    dates.forEach((d, i) => {
+      const v = str(at(d, 'dateTime'));
+      if (v !== undefined && !OFFSET.test(v)) {
+        errors.push({
+          pointer: `/dates/${i}/dateTime`,
+          code: 'DATE_TIME_WITHOUT_OFFSET',
+          message: 'date-times must carry a time-zone offset (Z or ±hh:mm)',
+        });
+      }
+    });
+  }
+  const bodyMechanism = str(record['usedMechanism']);
+  if (bodyMechanism !== undefined && !channelOfMechanism(bodyMechanism)) {
+    errors.push({
+      pointer: '/usedMechanism',
+      code: 'MECHANISM_UNKNOWN',
+      message: `unknown mechanism; use one of ${KNOWN_MECHANISMS.join(', ')}`,
+    });
+  } else if (
+    bodyMechanism === undefined &&
+    options.mechanismHeader !== undefined &&
+    !channelOfMechanism(options.mechanismHeader)
+  ) {
+    errors.push({
+      pointer: '/header/Used-Mechanism',
+      code: 'MECHANISM_UNKNOWN',
+      message: `unknown mechanism; use one of ${KNOWN_MECHANISMS.join(', ')}`,
+    });
+  }
+  return errors;
+}
+
+interface BankSide {
+  readonly country: string | undefined;
+  readonly bank: string | undefined;
+}
+
+/** Country and identity of a bank: its address, its BIC, or the IBAN of the account it holds. */
+function bankSide(record: JsonObject, bankRef: string, accountRef: string): BankSide {
+  const party = at(record, bankRef, 'involvedParty');
+  const org = obj(at(party, 'organisationIdentification'));
+  const bic = org?.['type'] === 'BICFI' ? str(org['identificationNo'])?.toUpperCase() : undefined;
+  const accountId = str(at(record, accountRef, 'paymentInstructionAccount', 'accountId'));
+  const iban = accountId ? extractIBAN(electronicFormatIBAN(accountId) ?? accountId) : undefined;
+  const ibanOk = iban?.valid === true;
+  return {
+    country:
+      str(at(party, 'address', 'country')) ??
+      bic?.slice(4, 6) ??
+      (ibanOk ? iban?.countryCode : undefined),
+    bank: bic
+      ? bic.slice(0, 8)
+      : ibanOk
+        ? `${iban?.countryCode}:${iban?.bankIdentifier}`
+        : undefined,
+  };
+}
+
+function tierFor(fees: FeesSettings, userId: string | undefined): PricingTier | undefined {
+  if (userId === undefined) return undefined;
+  const name = fees.customerTiers[userId];
+  const tier = name === undefined ? undefined : fees.tiers[name];
+  return tier && name
+    ? { name, discountPercent: tier.discountPercent, waivedTypes: tier.waivedTypes }
+    : undefined;
+}
+
+export function quoteFees(record: JsonObject, options: QuoteOptions): JsonObject {
+  const errors = problems(record, options);
+  if (errors.length > 0) {
+    throw new PaymentError(
+      'BUSINESS_RULE_VIOLATION',
+      `The fee query has ${errors.length} problem${errors.length === 1 ? '' : 's'}.`,
+      errors,
+    );
+  }
+  const { fees } = options;
+  const currency = str(at(record, 'amount', 'instructedCurrency')) as string;
+  const mu = minorUnit(currency) ?? 2;
+  const amountMinor =
+    toMinorExact(num(at(record, 'amount', 'instructedAmount')) as number, mu) ?? 0n;
+  const payer = bankSide(record, 'payerBankReference', 'payerAccountReference');
+  const payee = bankSide(record, 'payeeBankReference', 'payeeAccountReference');
+  const scope: Scope =
+    payer.country && payee.country && payer.country !== payee.country ? 'CROSS_BORDER' : 'DOMESTIC';
+  const chargeBearer = (str(record['chargeBearer']) ?? 'SHAR') as ChargeBearer;
+  const priority = (str(record['priority']) ?? 'NORM') as Priority;
+  const mechanism = str(record['usedMechanism']) ?? options.mechanismHeader;
+  const channel =
+    (mechanism ? channelOfMechanism(mechanism) : undefined) ??
+    defaultChannel(payer.bank !== undefined && payer.bank === payee.bank, scope, priority);
+  const tier = tierFor(fees, options.userId);
+  const input: FeeInput = {
+    amountMinor,
+    currency,
+    minorUnit: mu,
+    channel,
+    priority,
+    chargeBearer,
+    scope,
+    ...(tier ? { tier } : {}),
+  };
+  const lines = computeFeeLines(fees.rules, input);
+
+  const requestedEntry = Array.isArray(record['dates'])
+    ? (record['dates'] as unknown[]).find((d) => at(d, 'dateType') === 'REQUESTED_EXECUTION_DATE')
+    : undefined;
+  const requestedText = str(at(requestedEntry, 'dateTime'));
+  const requested = requestedText ? new Date(requestedText) : options.now;
+  const effective = requested.getTime() < options.now.getTime() ? options.now : requested;
+  const calendar: BusinessCalendar = {
+    timeZone: fees.timeZone,
+    weekendDays: fees.weekendDays,
+    holidays: new Set([...fees.holidays, ...(fees.holidaysByCurrency[currency] ?? [])]),
+  };
+  const computed = quoteDates({
+    requested: effective,
+    channel,
+    scope,
+    calendar,
+    cutOffTimes: fees.cutOffTimes,
+    settlementDays: fees.settlementDays,
+    crossBorderExtraDays: fees.crossBorderExtraDays,
+  });
+  const sum = (side: 'DEBTOR' | 'CREDITOR') =>
+    fromMinor(
+      lines.filter((l) => l.bornBy === side).reduce((a, l) => a + l.minor, 0n),
+      mu,
+    );
+  const custom = obj(record['customFields']) ?? {};
+  const summary = {
+    clearingChannel: channel,
+    scope,
+    pricing: tier ? tier.name : 'LIST',
+    totalDebtorCharges: sum('DEBTOR'),
+    totalCreditorDeductions: sum('CREDITOR'),
+    listPrice: fromMinor(
+      lines.reduce((a, l) => a + l.listMinor, 0n),
+      mu,
+    ),
+  };
+  return {
+    ...record,
+    chargeBearer,
+    priority,
+    usedMechanism: mechanism ?? channel,
+    appliedFee: toAppliedFees(lines, input),
+    dates: [
+      {
+        dateType: 'REQUESTED_EXECUTION_DATE',
+        dateTime: requestedText ?? formatZoned(options.now, fees.timeZone),
+      },
+      ...computed.dates,
+    ],
+    customFields: Object.keys(custom).length < 50 ? { ...custom, feeQuote: summary } : custom,
+  };
+}

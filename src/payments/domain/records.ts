@@ -1,0 +1,62 @@
+// Turning submitted records into stored ones and stored ones into responses (pure).
+import { toDecimalString } from './currencies.js';
+import type { PaymentStatus } from './lifecycle.js';
+import { at, cloneJson, hasSchedule, num, obj, str, type PaymentRecord } from './record.js';
+
+/** Fields of paymentInstructionReference the service owns (client values are replaced). */
+const SERVER_FIELDS = ['identification', 'status', 'reason', 'usedMechanism'];
+
+/** INITIATED, or SCHEDULED when the record has a schedule or a future requested execution date. */
+export function initialStatus(record: PaymentRecord, now: Date): PaymentStatus {
+  if (hasSchedule(record)) return 'SCHEDULED';
+  const requested = Date.parse(
+    str(at(record, 'paymentInstruction', 'paymentDates', 'requestedExecutionDate')) ?? '',
+  );
+  if (!Number.isNaN(requested)) {
+    const today = now.toISOString().slice(0, 10);
+    if (new Date(requested).toISOString().slice(0, 10) > today) return 'SCHEDULED';
+  }
+  return 'INITIATED';
+}
+
+/** The record to store: the client's record with the service-owned reference fields set. */
+export function prepareRecord(
+  submitted: PaymentRecord,
+  fields: { identification: string; uetr: string; usedMechanism?: string | undefined },
+): PaymentRecord {
+  const record = cloneJson(submitted);
+  const reference = { ...(obj(record['paymentInstructionReference']) ?? {}) };
+  for (const f of SERVER_FIELDS) delete reference[f];
+  reference['identification'] = fields.identification;
+  reference['uetr'] = fields.uetr;
+  if (fields.usedMechanism !== undefined) reference['usedMechanism'] = fields.usedMechanism;
+  record['paymentInstructionReference'] = reference;
+  return record;
+}
+
+/** The record as the API returns it: stored record plus current status and reason. */
+export function renderRecord(
+  record: PaymentRecord,
+  status: PaymentStatus | null,
+  reason: string | null,
+): PaymentRecord {
+  const out = cloneJson(record);
+  const reference = { ...(obj(out['paymentInstructionReference']) ?? {}) };
+  reference['status'] = status;
+  if (reason !== null) reference['reason'] = reason;
+  out['paymentInstructionReference'] = reference;
+  return out;
+}
+
+/** The instructed amount as a decimal string with the currency's minor unit (stored column). */
+export function instructedAmountOf(record: PaymentRecord): {
+  amount: string | null;
+  currency: string | null;
+} {
+  const amount = num(at(record, 'paymentInstruction', 'amount', 'instructedAmount'));
+  const currency = str(at(record, 'paymentInstruction', 'amount', 'instructedCurrency')) ?? null;
+  return {
+    amount: amount === undefined ? null : toDecimalString(amount, currency ?? ''),
+    currency,
+  };
+}

@@ -1,0 +1,42 @@
+// Schedule arithmetic (pure): how many instances a schedule has and how many remain.
+import { at, num, obj, str, type PaymentRecord } from './record.js';
+
+const MAX_INSTANCES = 10000;
+const STEP_DAYS: Record<string, number> = { DAILY: 1, WEEKLY: 7, BIWEEKLY: 14 };
+const STEP_MONTHS: Record<string, number> = { MONTHLY: 1, QUARTERLY: 3, YEARLY: 12 };
+
+/** Total instances of the record's schedule; undefined for an open-ended standing order. */
+export function totalInstances(record: PaymentRecord): number | undefined {
+  const schedule = obj(at(record, 'paymentInstruction', 'schedule'));
+  if (!schedule) return 1;
+  const frequency = str(schedule['frequency']);
+  if (frequency === 'ONCE') return 1;
+  const repetitions = num(schedule['noOfRepetition']);
+  if (repetitions !== undefined) return repetitions;
+  const end = Date.parse(str(schedule['endDate']) ?? '');
+  if (Number.isNaN(end)) return undefined;
+  const startText = str(schedule['startDate']) ?? str(schedule['executeOn']);
+  const start = Date.parse(startText ?? '');
+  if (Number.isNaN(start) || start > end) return 0;
+  const skip = num(schedule['skipInterval']) ?? 1;
+  let count = 0;
+  for (let i = 0; count < MAX_INSTANCES; i += skip) {
+    if (occurrence(start, frequency ?? 'MONTHLY', i) > end) break;
+    count += 1;
+  }
+  return count;
+}
+
+function occurrence(start: number, frequency: string, index: number): number {
+  const days = STEP_DAYS[frequency];
+  if (days !== undefined) return start + index * days * 86_400_000;
+  const date = new Date(start);
+  date.setUTCMonth(date.getUTCMonth() + index * (STEP_MONTHS[frequency] ?? 1));
+  return date.getTime();
+}
+
+/** Instances still to execute, given how many were skipped or executed (undefined = open-ended). */
+export function remainingInstances(record: PaymentRecord, consumed: number): number | undefined {
+  const total = totalInstances(record);
+  return total === undefined ? undefined : Math.max(0, total - consumed);
+}

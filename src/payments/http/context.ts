@@ -1,0 +1,137 @@
+// What the payment routes share: the compiled validator, the identity resolver, the idempotency store
+// and small helpers to turn PaymentErrors into problems and read the common headers.
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Database } from '../../shared/db/types.js';
+import { problemType, sendProblem, type ProblemFieldError } from '../../shared/http/problem.js';
+import { PaymentError } from '../domain/errors.js';
+import type { Identity, IdentityResolver } from '../identity/types.js';
+import type {
+  IdempotencyRequest,
+  IdempotencyStore,
+  IdempotentOutcome,
+} from '../storage/idempotency.js';
+import type { OperationValidator } from './validation.js';
+
+export interface PaymentsContext {
+  readonly db: Database;
+  readonly validator: OperationValidator;
+  readonly identity: IdentityResolver;
+  readonly idempotency: IdempotencyStore;
+  readonly now: () => Date;
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  409: 'Conflict',
+  412: 'Precondition Failed',
+  422: 'Unprocessable Content',
+};
+
+export function sendPaymentError(reply: FastifyReply, error: PaymentError): FastifyReply {
+  if (error.status === 401) reply.header('WWW-Authenticate', 'Bearer');
+  if (error.code === 'IDEMPOTENCY_IN_PROGRESS') reply.header('Retry-After', '1');
+  return sendProblem(reply, {
+    ...(error.extensions ?? {}),
+    type: problemType(error.code),
+    title: TITLES[error.status] ?? 'Error',
+    status: error.status,
+    code: error.code,
+    detail: error.message,
+    ...(error.errors && error.errors.length > 0 ? { errors: error.errors } : {}),
+  });
+}
+
+/** Throws the 400 problem when the request does not match the operation in the OpenAPI document. */
+export function checkRequest(ctx: PaymentsContext, operationId: string, req: FastifyRequest): void {
+  const errors: ProblemFieldError[] = ctx.validator.validate(operationId, {
+    body: req.body,
+    headers: req.headers,
+    query: req.query,
+    params: req.params,
+  });
+  errors.push(...idempotencyHeaderErrors(req));
+  if (errors.length > 0) {
+    throw new PaymentError(
+      'VALIDATION_FAILED',
+      `The request has ${errors.length} invalid field${errors.length === 1 ? '' : 's'}.`,
+      errors,
+    );
+  }
+}
+
+export function requireUser(identity: Identity): Extract<Identity, { kind: 'user' }> {
+  if (identity.kind !== 'user') {
+    throw new PaymentError('UNAUTHENTICATED', 'This operation needs a signed-in user.');
+  }
+  return identity;
+}
+
+export function header(req: FastifyRequest, name: string): string | undefined {
+  const value = req.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+const KEY = /^[!-~]{1,255}$/;
+
+function idempotencyHeaderErrors(req: FastifyRequest): ProblemFieldError[] {
+  const primary = header(req, 'idempotent-request-key');
+  const synonym = header(req, 'idempotency-key');
+  const errors: ProblemFieldError[] = [];
+  if (synonym !== undefined && !KEY.test(synonym)) {
+    errors.push({
+      pointer: '/header/Idempotency-Key',
+      code: 'INVALID_FORMAT',
+      message: 'must be 1 to 255 visible ASCII characters',
+    });
+  }
+  if (primary !== undefined && synonym !== undefined && primary !== synonym) {
+    errors.push({
+      pointer: '/header/Idempotency-Key',
+      code: 'CONFLICTING_FIELDS',
+      message: 'differs from Idempotent-Request-Key; send one of them',
+    });
+  }
+  return errors;
+}
+
+/** The idempotency claim for this request, or undefined when the client sent no key. */
+export function idempotencyFor(
+  req: FastifyRequest,
+  caller: string,
+  path: string,
+  body: unknown,
+): IdempotencyRequest | undefined {
+  const key = header(req, 'idempotent-request-key') ?? header(req, 'idempotency-key');
+  if (key === undefined) return undefined;
+  const material = canonicalJson({
+    body: body ?? null,
+    usedMechanism: header(req, 'used-mechanism') ?? null,
+  });
+  return {
+    scope: `${caller} ${req.method} ${path}`,
+    key,
+    fingerprint: createHash('sha256').update(material).digest('base64url'),
+  };
+}
+
+/** JSON with object keys sorted at every level: equal documents give equal text. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function sendOutcome(reply: FastifyReply, outcome: IdempotentOutcome): FastifyReply {
+  const { response } = outcome;
+  for (const [name, value] of Object.entries(response.headers ?? {})) reply.header(name, value);
+  if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
+  return reply.code(response.statusCode).send(response.body);
+}

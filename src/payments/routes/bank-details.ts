@@ -1,0 +1,86 @@
+// POST {base}/payments/fetch-bank-details — bank directory look-up behind the `api-key` header (keys from
+// configuration, compared in constant time; the gateway injects the key, agents never see it).
+// Register with `app.register(bankDetailsRoutes, { ctx, store, bankLookup: config.payments.bankLookup, prefix })`.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { problemType, sendProblem } from '../../shared/http/problem.js';
+import { lookupBank, type BankLookupRequest } from '../directory/lookup.js';
+import type { DirectoryStore } from '../directory/store.js';
+import { PaymentError } from '../domain/errors.js';
+import { checkRequest, header, sendPaymentError, type PaymentsContext } from '../http/context.js';
+
+export interface BankDetailsRoutesOptions {
+  readonly ctx: PaymentsContext;
+  readonly store: DirectoryStore;
+  readonly bankLookup: { readonly apiKeys: readonly string[]; readonly nameMatchThreshold: number };
+}
+
+const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+
+/** Compares against every configured key (fixed-length digests, no early exit). */
+export function apiKeyMatcher(keys: readonly string[]): (candidate: string) => boolean {
+  const expected = keys.map(digest);
+  return (candidate) => {
+    const given = digest(candidate);
+    let match = false;
+    for (const key of expected) match = timingSafeEqual(key, given) || match;
+    return match;
+  };
+}
+
+function unauthorized(reply: FastifyReply, code: string, detail: string): FastifyReply {
+  reply.header('WWW-Authenticate', 'ApiKey header="api-key"');
+  return sendProblem(reply, {
+    type: problemType(code),
+    title: 'Unauthorized',
+    status: 401,
+    code,
+    detail,
+  });
+}
+
+export async function bankDetailsRoutes(
+  app: FastifyInstance,
+  opts: BankDetailsRoutesOptions,
+): Promise<void> {
+  const { ctx, store } = opts;
+  const matches = apiKeyMatcher(opts.bankLookup.apiKeys);
+  app.setErrorHandler((error, _req, reply) => {
+    if (error instanceof PaymentError) return sendPaymentError(reply, error);
+    throw error;
+  });
+
+  app.post('/payments/fetch-bank-details', async (req, reply) => {
+    const key = header(req, 'api-key');
+    if (key === undefined || key === '') {
+      return unauthorized(reply, 'API_KEY_MISSING', 'The api-key header is required.');
+    }
+    if (!matches(key)) {
+      return unauthorized(reply, 'API_KEY_INVALID', 'The api-key is not valid.');
+    }
+    checkRequest(ctx, 'fetchBankDetails', req);
+    const outcome = await lookupBank(store, req.body as BankLookupRequest, {
+      nameThreshold: opts.bankLookup.nameMatchThreshold,
+    });
+    if (outcome.kind === 'malformed') {
+      return sendProblem(reply, {
+        type: problemType('IDENTIFICATION_INVALID'),
+        title: 'Bad Request',
+        status: 400,
+        code: 'IDENTIFICATION_INVALID',
+        detail: outcome.reason,
+        errors: [{ pointer: outcome.pointer, code: outcome.code, message: outcome.reason }],
+      });
+    }
+    if (outcome.kind === 'not-found') {
+      return sendProblem(reply, {
+        type: problemType('BANK_NOT_FOUND'),
+        title: 'Not Found',
+        status: 404,
+        code: 'BANK_NOT_FOUND',
+        detail: outcome.reason,
+      });
+    }
+    return reply.code(200).send(outcome.details);
+  });
+}

@@ -1,0 +1,36 @@
+// POST {base}/payments/fetch-fees — the optionally authenticated fee quote. Anonymous callers get list
+// prices; a user vouched for by the gateway (identity resolver) gets their configured pricing tier.
+// Register with `app.register(feeRoutes, { ctx, fees: config.payments.fees, prefix })`.
+import type { FastifyInstance } from 'fastify';
+import { PaymentError } from '../domain/errors.js';
+import { quoteFees, type FeesSettings } from '../domain/fees/quote.js';
+import type { JsonObject } from '../domain/record.js';
+import { checkRequest, header, sendPaymentError, type PaymentsContext } from '../http/context.js';
+
+export interface FeeRoutesOptions {
+  readonly ctx: PaymentsContext;
+  readonly fees: FeesSettings;
+}
+
+export async function feeRoutes(app: FastifyInstance, opts: FeeRoutesOptions): Promise<void> {
+  const { ctx, fees } = opts;
+  app.setErrorHandler((error, _req, reply) => {
+    if (error instanceof PaymentError) return sendPaymentError(reply, error);
+    throw error;
+  });
+
+  app.post('/payments/fetch-fees', async (req, reply) => {
+    const identity = await ctx.identity.resolve(req);
+    checkRequest(ctx, 'fetchPaymentFees', req);
+    const mechanism = header(req, 'used-mechanism');
+    const quote = quoteFees(req.body as JsonObject, {
+      fees,
+      now: ctx.now(),
+      ...(identity.kind === 'user' ? { userId: identity.userId } : {}),
+      ...(mechanism !== undefined ? { mechanismHeader: mechanism } : {}),
+    });
+    // Personalised answers must never be served from a shared cache to another caller.
+    reply.header('Cache-Control', 'private, no-store');
+    return reply.code(201).send(quote);
+  });
+}

@@ -1,0 +1,120 @@
+// Internal operator endpoint for status changes coming from the clearing side:
+//   POST /internal/payments/{id}/status  Authorization: Bearer <operator token>
+//   body { "status": "CONFIRMED", "reason": "optional ISO code", "description": "optional text" }
+// Separate from user identity, not part of the OpenAPI tool catalogue. Applies only transitions of the
+// lifecycle table and records each change (time, from, to, reason, actor) in payment_status_history.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { maskSecret } from '../../shared/log/mask.js';
+import { PaymentError } from '../domain/errors.js';
+import { canTransition, isPaymentStatus, TRANSITIONS } from '../domain/lifecycle.js';
+import { header, sendPaymentError, type PaymentsContext } from '../http/context.js';
+import { findPayment, statusHistory, updatePaymentIfVersion } from '../storage/payments-repo.js';
+import { etagOf } from '../usecases/payments.js';
+
+export interface OperatorRoutesOptions {
+  readonly ctx: PaymentsContext;
+  readonly tokens: readonly string[];
+}
+
+const REASON = /^[A-Za-z0-9_-]{1,35}$/;
+const digest = (v: string) => createHash('sha256').update(v, 'utf8').digest();
+
+export async function operatorRoutes(
+  app: FastifyInstance,
+  opts: OperatorRoutesOptions,
+): Promise<void> {
+  const { ctx } = opts;
+  const expected = opts.tokens.map((t) => ({ digest: digest(t), label: maskSecret(t) }));
+  app.removeContentTypeParser('text/plain'); // JSON bodies only: anything else → 415
+  app.setErrorHandler((error, _req, reply) => {
+    if (error instanceof PaymentError) return sendPaymentError(reply, error);
+    throw error;
+  });
+
+  app.post<{ Params: { id: string } }>('/internal/payments/:id/status', async (req, reply) => {
+    const auth = header(req, 'authorization') ?? '';
+    const token = /^Bearer\s+(\S+)$/i.exec(auth)?.[1];
+    const got = token === undefined ? undefined : digest(token);
+    let actor: string | undefined;
+    for (const e of expected)
+      if (got && timingSafeEqual(e.digest, got)) actor = `operator:${e.label}`;
+    if (actor === undefined) {
+      throw new PaymentError('OPERATOR_UNAUTHORIZED', 'A valid operator token is required.');
+    }
+    const body = (
+      typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) ? req.body : {}
+    ) as Record<string, unknown>;
+    const errors = [];
+    if (!isPaymentStatus(body['status'])) {
+      errors.push({
+        pointer: '/status',
+        code: 'INVALID_ENUM',
+        message: `must be one of: ${Object.keys(TRANSITIONS).join(', ')}`,
+      });
+    }
+    for (const key of Object.keys(body)) {
+      if (!['status', 'reason', 'description'].includes(key)) {
+        errors.push({ pointer: `/${key}`, code: 'UNKNOWN_FIELD', message: 'is not a known field' });
+      }
+    }
+    if (
+      body['reason'] !== undefined &&
+      (typeof body['reason'] !== 'string' || !REASON.test(body['reason']))
+    ) {
+      errors.push({
+        pointer: '/reason',
+        code: 'INVALID_FORMAT',
+        message: 'must be a reason code of 1 to 35 letters, digits, _ or -',
+      });
+    }
+    if (
+      body['description'] !== undefined &&
+      (typeof body['description'] !== 'string' || body['description'].length > 140)
+    ) {
+      errors.push({
+        pointer: '/description',
+        code: 'TOO_LONG',
+        message: 'must be a string of at most 140 characters',
+      });
+    }
+    const to = body['status'];
+    if (errors.length > 0 || !isPaymentStatus(to)) {
+      throw new PaymentError('VALIDATION_FAILED', 'The status change is invalid.', errors);
+    }
+    const reason = typeof body['reason'] === 'string' ? body['reason'] : null;
+    const result = await ctx.db.transaction(async (tx) => {
+      const current = await findPayment(tx, req.params.id);
+      if (!current)
+        throw new PaymentError('PAYMENT_NOT_FOUND', `No payment ${req.params.id} was found.`);
+      if (!canTransition(current.status, to)) {
+        throw new PaymentError(
+          'INVALID_STATE',
+          `${current.status} → ${to} is not an allowed transition (allowed: ${TRANSITIONS[current.status].join(', ') || 'none'}).`,
+          undefined,
+          { paymentStatus: current.status },
+        );
+      }
+      const updated = await updatePaymentIfVersion(tx, current, current.version, {
+        status: to,
+        reason,
+        at: ctx.now().toISOString(),
+        history: { from: current.status, to, reason, actor },
+      });
+      if (!updated)
+        throw new PaymentError('CONCURRENT_UPDATE', 'The payment changed meanwhile; retry.');
+      return { updated, history: await statusHistory(tx, current.id) };
+    });
+    req.log.info(
+      { paymentId: result.updated.id, status: to, actor },
+      'payment status changed by operator',
+    );
+    return reply.header('ETag', etagOf(result.updated.version)).send({
+      identification: result.updated.id,
+      status: result.updated.status,
+      reason: result.updated.reason,
+      version: result.updated.version,
+      history: result.history,
+    });
+  });
+}

@@ -1,0 +1,144 @@
+// HTTP routes of the payment-order API (create, get, list, update, cancel, validate) and the
+// OpenAPI document at {base}/openapi.json. Register with `app.register(paymentRoutes, { ctx, prefix })`.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { CancellationRequest } from '../domain/cancellation.js';
+import { PaymentError } from '../domain/errors.js';
+import type { PaymentStatus } from '../domain/lifecycle.js';
+import type { PaymentRecord } from '../domain/record.js';
+import {
+  checkRequest,
+  header,
+  idempotencyFor,
+  requireUser,
+  sendOutcome,
+  sendPaymentError,
+  type PaymentsContext,
+} from '../http/context.js';
+import { listPayments } from '../storage/payments-repo.js';
+import {
+  cancelPayment,
+  createPayment,
+  enforceRules,
+  etagOf,
+  loadOwned,
+  render,
+  updatePayment,
+  validateRecord,
+} from '../usecases/payments.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+
+export interface PaymentRoutesOptions {
+  readonly ctx: PaymentsContext;
+  readonly document: Record<string, unknown>;
+  /** The base path the routes are mounted under (used in Location headers). */
+  readonly basePath: string;
+}
+
+type Params = { externalReferenceNo: string };
+
+export async function paymentRoutes(
+  app: FastifyInstance,
+  opts: PaymentRoutesOptions,
+): Promise<void> {
+  const { ctx, basePath } = opts;
+  const documentJson = JSON.stringify(opts.document);
+  app.removeContentTypeParser('text/plain'); // bodies are JSON only: anything else → 415
+  app.setErrorHandler((error, _req, reply) => {
+    if (error instanceof PaymentError) return sendPaymentError(reply, error);
+    throw error;
+  });
+
+  app.get('/openapi.json', async (_req, reply) =>
+    reply.type('application/json').send(documentJson),
+  );
+
+  app.post('/payments', async (req, reply) => {
+    const user = requireUser(await ctx.identity.resolve(req));
+    checkRequest(ctx, 'createPayment', req);
+    const record = req.body as PaymentRecord;
+    enforceRules(record);
+    const path = `${basePath}/payments`;
+    const outcome = await ctx.idempotency.run(
+      idempotencyFor(req, `user:${user.userId}`, path, record),
+      (tx) =>
+        createPayment(tx, {
+          owner: user.userId,
+          record,
+          usedMechanism: header(req, 'used-mechanism'),
+          basePath,
+          now: ctx.now(),
+        }),
+    );
+    return sendOutcome(reply, outcome);
+  });
+
+  app.get('/payments', async (req, reply) => {
+    const user = requireUser(await ctx.identity.resolve(req));
+    checkRequest(ctx, 'listPayments', req);
+    const query = req.query as { status?: PaymentStatus; limit?: number; cursor?: string };
+    const limit = query.limit ?? 20;
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    const rows = await listPayments(ctx.db, {
+      owner: user.userId,
+      limit,
+      ...(query.status ? { status: query.status } : {}),
+      ...(after ? { after } : {}),
+    });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return reply.send({
+      items: page.map(render),
+      nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
+    });
+  });
+
+  app.get<{ Params: Params }>('/payments/:externalReferenceNo', async (req, reply) => {
+    const user = requireUser(await ctx.identity.resolve(req));
+    checkRequest(ctx, 'getPayment', req);
+    const payment = await loadOwned(ctx.db, req.params.externalReferenceNo, user.userId);
+    return reply.header('ETag', etagOf(payment.version)).send(render(payment));
+  });
+
+  app.put<{ Params: Params }>('/payments/:externalReferenceNo', async (req, reply) => {
+    const user = requireUser(await ctx.identity.resolve(req));
+    checkRequest(ctx, 'updatePayment', req);
+    const record = req.body as PaymentRecord;
+    enforceRules(record);
+    const id = req.params.externalReferenceNo;
+    const claim = idempotencyFor(req, `user:${user.userId}`, `${basePath}/payments/${id}`, record);
+    const outcome = await ctx.idempotency.run(claim, (tx) =>
+      updatePayment(tx, {
+        owner: user.userId,
+        id,
+        record,
+        ifMatch: header(req, 'if-match'),
+        usedMechanism: header(req, 'used-mechanism'),
+        now: ctx.now(),
+      }),
+    );
+    return sendOutcome(reply, outcome);
+  });
+
+  app.post<{ Params: Params }>('/payments/:externalReferenceNo/cancel', async (req, reply) => {
+    const user = requireUser(await ctx.identity.resolve(req));
+    checkRequest(ctx, 'cancelPayment', req);
+    const request = (req.body ?? {}) as CancellationRequest;
+    const id = req.params.externalReferenceNo;
+    const claim = idempotencyFor(
+      req,
+      `user:${user.userId}`,
+      `${basePath}/payments/${id}/cancel`,
+      request,
+    );
+    const outcome = await ctx.idempotency.run(claim, (tx) =>
+      cancelPayment(tx, { owner: user.userId, id, request, now: ctx.now() }),
+    );
+    return sendOutcome(reply, outcome);
+  });
+
+  app.post('/payments/validate', async (req: FastifyRequest, reply: FastifyReply) => {
+    await ctx.identity.resolve(req); // a spoofed identity is refused even on public operations
+    checkRequest(ctx, 'validatePayment', req);
+    return reply.code(201).send(validateRecord(req.body as PaymentRecord, ctx.now()));
+  });
+}

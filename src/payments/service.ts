@@ -1,0 +1,31 @@
+// Opens the payment service's database (migrated), builds its app and returns it as a Service.
+import type { FrozenConfig } from '../config/schema.js';
+import type { Logger } from '../shared/log/logger.js';
+import { openDatabase } from '../shared/db/open.js';
+import { runMigrations } from '../shared/db/migrations.js';
+import { assembleService, type Service } from '../shared/service.js';
+import { paymentMigrations } from './storage/migrations.js';
+import { buildPaymentsApp } from './app.js';
+import { directoryMigrations } from './directory/migrations.js';
+import { loadSampleIfEmpty } from './directory/sample.js';
+
+export async function openPaymentsService(config: FrozenConfig, logger: Logger): Promise<Service> {
+  const log = logger.child({ service: 'payments' });
+  const db = await openDatabase(config.payments.database, config.dataDir);
+  try {
+    await runMigrations(db, 'payments', paymentMigrations);
+    await runMigrations(db, 'bank-directory', directoryMigrations);
+    if (config.payments.bankLookup.loadSampleOnStart) await loadSampleIfEmpty(db);
+    const app = await buildPaymentsApp({ config, logger: log, db });
+    return assembleService({
+      name: 'payments',
+      app,
+      host: config.payments.host,
+      port: config.payments.port,
+      resources: [db],
+    });
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,56 @@
+// The payment service's schema versions, applied in order at startup (see docs/storage-schema.md).
+import type { Migration } from '../../shared/db/migrations.js';
+
+export const paymentMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'payments, status history, idempotency keys, demo accounts',
+    up: `
+CREATE TABLE payments (
+  id TEXT PRIMARY KEY,
+  owner TEXT NOT NULL,
+  status TEXT NOT NULL,
+  reason TEXT,
+  version INTEGER NOT NULL,
+  record TEXT NOT NULL,
+  instructed_amount TEXT,
+  instructed_currency TEXT,
+  instances_consumed INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX payments_owner_created ON payments (owner, created_at, id);
+CREATE INDEX payments_owner_status ON payments (owner, status, created_at, id);
+CREATE TABLE payment_status_history (
+  payment_id TEXT NOT NULL REFERENCES payments (id),
+  version INTEGER NOT NULL,
+  changed_at TEXT NOT NULL,
+  from_status TEXT,
+  to_status TEXT NOT NULL,
+  reason TEXT,
+  actor TEXT NOT NULL,
+  PRIMARY KEY (payment_id, version)
+);
+CREATE TABLE idempotency_keys (
+  scope TEXT NOT NULL,
+  idem_key TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  state TEXT NOT NULL,
+  locked_at BIGINT NOT NULL,
+  expires_at BIGINT NOT NULL,
+  status_code INTEGER,
+  response TEXT,
+  CONSTRAINT idempotency_keys_scope_key UNIQUE (scope, idem_key)
+);
+CREATE INDEX idempotency_keys_expires ON idempotency_keys (expires_at);
+CREATE TABLE demo_accounts (
+  owner TEXT NOT NULL,
+  account_id TEXT NOT NULL,
+  currency TEXT NOT NULL,
+  opening_balance TEXT NOT NULL,
+  opened_at TEXT NOT NULL,
+  PRIMARY KEY (owner, account_id)
+);
+`,
+  },
+];

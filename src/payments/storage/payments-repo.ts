@@ -1,0 +1,244 @@
+// Payments and their status history. Every write goes through a transaction executor handed in by
+// the caller (so it commits together with the idempotency key). Optimistic concurrency: each write
+// is `UPDATE … WHERE id = $1 AND version = $2`; 0 rows changed means someone else won.
+import type { SqlExecutor } from '../../shared/db/types.js';
+import type { PaymentStatus } from '../domain/lifecycle.js';
+import type { PaymentRecord } from '../domain/record.js';
+
+export interface StoredPayment {
+  readonly id: string;
+  readonly owner: string;
+  readonly status: PaymentStatus;
+  readonly reason: string | null;
+  readonly version: number;
+  readonly record: PaymentRecord;
+  readonly instancesConsumed: number;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface NewPayment {
+  readonly id: string;
+  readonly owner: string;
+  readonly status: PaymentStatus;
+  readonly record: PaymentRecord;
+  readonly instructedAmount: string | null;
+  readonly instructedCurrency: string | null;
+  readonly at: string;
+}
+
+export interface StatusChange {
+  readonly from: PaymentStatus | null;
+  readonly to: PaymentStatus;
+  readonly reason: string | null;
+  readonly actor: string;
+  readonly at: string;
+}
+
+interface Row extends Record<string, unknown> {
+  id: string;
+  owner: string;
+  status: string;
+  reason: string | null;
+  version: number | string;
+  record: string;
+  instances_consumed: number | string;
+  created_at: string;
+  updated_at: string;
+}
+
+const COLUMNS =
+  'id, owner, status, reason, version, record, instances_consumed, created_at, updated_at';
+
+function fromRow(row: Row): StoredPayment {
+  return {
+    id: row.id,
+    owner: row.owner,
+    status: row.status as PaymentStatus,
+    reason: row.reason,
+    version: Number(row.version),
+    record: JSON.parse(row.record) as PaymentRecord,
+    instancesConsumed: Number(row.instances_consumed),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export async function insertPayment(tx: SqlExecutor, p: NewPayment): Promise<StoredPayment> {
+  await tx.execute(
+    `INSERT INTO payments (id, owner, status, reason, version, record, instructed_amount,
+       instructed_currency, instances_consumed, created_at, updated_at)
+     VALUES ($1, $2, $3, NULL, 1, $4, $5, $6, 0, $7, $7)`,
+    [
+      p.id,
+      p.owner,
+      p.status,
+      JSON.stringify(p.record),
+      p.instructedAmount,
+      p.instructedCurrency,
+      p.at,
+    ],
+  );
+  await recordHistory(tx, p.id, 1, {
+    from: null,
+    to: p.status,
+    reason: null,
+    actor: `user:${p.owner}`,
+    at: p.at,
+  });
+  return {
+    id: p.id,
+    owner: p.owner,
+    status: p.status,
+    reason: null,
+    version: 1,
+    record: p.record,
+    instancesConsumed: 0,
+    createdAt: p.at,
+    updatedAt: p.at,
+  };
+}
+
+/** The payment with that id, optionally only when it belongs to `owner`. */
+export async function findPayment(
+  tx: SqlExecutor,
+  id: string,
+  owner?: string,
+): Promise<StoredPayment | undefined> {
+  const rows = await tx.query<Row>(
+    owner === undefined
+      ? `SELECT ${COLUMNS} FROM payments WHERE id = $1`
+      : `SELECT ${COLUMNS} FROM payments WHERE id = $1 AND owner = $2`,
+    owner === undefined ? [id] : [id, owner],
+  );
+  return rows[0] ? fromRow(rows[0]) : undefined;
+}
+
+export interface PaymentChange {
+  readonly status?: PaymentStatus;
+  readonly reason?: string | null;
+  readonly record?: PaymentRecord;
+  readonly instructedAmount?: string | null;
+  readonly instructedCurrency?: string | null;
+  readonly instancesConsumed?: number;
+  readonly history?: Omit<StatusChange, 'at'>;
+  readonly at: string;
+}
+
+/** Applies a change when the stored version is still `expectedVersion`; undefined when it is not. */
+export async function updatePaymentIfVersion(
+  tx: SqlExecutor,
+  current: StoredPayment,
+  expectedVersion: number,
+  change: PaymentChange,
+): Promise<StoredPayment | undefined> {
+  const next: StoredPayment = {
+    ...current,
+    status: change.status ?? current.status,
+    reason: change.reason !== undefined ? change.reason : current.reason,
+    record: change.record ?? current.record,
+    instancesConsumed: change.instancesConsumed ?? current.instancesConsumed,
+    version: expectedVersion + 1,
+    updatedAt: change.at,
+  };
+  const amountSql = change.record ? ', instructed_amount = $9, instructed_currency = $10' : '';
+  const params = [
+    current.id,
+    expectedVersion,
+    next.status,
+    next.reason,
+    next.version,
+    JSON.stringify(next.record),
+    next.instancesConsumed,
+    change.at,
+  ];
+  if (change.record)
+    params.push(change.instructedAmount ?? null, change.instructedCurrency ?? null);
+  const changed = await tx.execute(
+    `UPDATE payments SET status = $3, reason = $4, version = $5, record = $6,
+       instances_consumed = $7, updated_at = $8${amountSql}
+     WHERE id = $1 AND version = $2`,
+    params,
+  );
+  if (changed !== 1) return undefined;
+  if (change.history)
+    await recordHistory(tx, current.id, next.version, { ...change.history, at: change.at });
+  return next;
+}
+
+async function recordHistory(
+  tx: SqlExecutor,
+  id: string,
+  version: number,
+  c: StatusChange,
+): Promise<void> {
+  await tx.execute(
+    `INSERT INTO payment_status_history (payment_id, version, changed_at, from_status, to_status, reason, actor)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [id, version, c.at, c.from, c.to, c.reason, c.actor],
+  );
+}
+
+export async function statusHistory(tx: SqlExecutor, id: string): Promise<StatusChange[]> {
+  const rows = await tx.query<{
+    changed_at: string;
+    from_status: string | null;
+    to_status: string;
+    reason: string | null;
+    actor: string;
+  }>(
+    `SELECT changed_at, from_status, to_status, reason, actor FROM payment_status_history
+     WHERE payment_id = $1 ORDER BY version`,
+    [id],
+  );
+  return rows.map((r) => ({
+    at: r.changed_at,
+    from: r.from_status as PaymentStatus | null,
+    to: r.to_status as PaymentStatus,
+    reason: r.reason,
+    actor: r.actor,
+  }));
+}
+
+export interface PageQuery {
+  readonly owner: string;
+  readonly status?: PaymentStatus;
+  readonly limit: number;
+  /** Position after which to continue (createdAt, id of the last item of the previous page). */
+  readonly after?: { readonly createdAt: string; readonly id: string };
+}
+
+/** The owner's payments, newest first; one more than `limit` is fetched to tell whether more exist. */
+export async function listPayments(tx: SqlExecutor, q: PageQuery): Promise<StoredPayment[]> {
+  const where = ['owner = $1'];
+  const params: (string | number)[] = [q.owner];
+  if (q.status) {
+    params.push(q.status);
+    where.push(`status = $${params.length}`);
+  }
+  if (q.after) {
+    params.push(q.after.createdAt, q.after.id);
+    const a = params.length - 1;
+    where.push(`(created_at < $${a} OR (created_at = $${a} AND id < $${a + 1}))`);
+  }
+  params.push(q.limit + 1);
+  const rows = await tx.query<Row>(
+    `SELECT ${COLUMNS} FROM payments WHERE ${where.join(' AND ')}
+     ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
+    params,
+  );
+  return rows.map(fromRow);
+}
+
+/** Every payment of the owner (used by the demo accounts API; small by construction). */
+export async function paymentsOf(
+  tx: SqlExecutor,
+  owner: string,
+  max = 1000,
+): Promise<StoredPayment[]> {
+  const rows = await tx.query<Row>(
+    `SELECT ${COLUMNS} FROM payments WHERE owner = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+    [owner, max],
+  );
+  return rows.map(fromRow);
+}

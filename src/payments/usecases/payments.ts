@@ -1,0 +1,222 @@
+// The payment operations (parse → rules → storage), independent of HTTP details. Each returns the
+// response to send (status + body + headers) so the idempotency layer can store and replay it.
+import type { SqlExecutor } from '../../shared/db/types.js';
+import { decideCancellation, type CancellationRequest } from '../domain/cancellation.js';
+import { PaymentError } from '../domain/errors.js';
+import { UPDATABLE, type PaymentStatus } from '../domain/lifecycle.js';
+import { at, str, type PaymentRecord } from '../domain/record.js';
+import {
+  initialStatus,
+  instructedAmountOf,
+  prepareRecord,
+  renderRecord,
+} from '../domain/records.js';
+import { checkBusinessRules } from '../domain/rules.js';
+import type { StoredResponse } from '../storage/idempotency.js';
+import {
+  findPayment,
+  insertPayment,
+  updatePaymentIfVersion,
+  type StoredPayment,
+} from '../storage/payments-repo.js';
+import { newPaymentId, newUetr } from './ids.js';
+
+export const etagOf = (version: number): string => `"v${version}"`;
+
+export function render(p: StoredPayment): PaymentRecord {
+  return renderRecord(p.record, p.status, p.reason);
+}
+
+/** Throws 422 with every business-rule problem of the record. */
+export function enforceRules(record: PaymentRecord): void {
+  const errors = checkBusinessRules(record).map(({ pointer, code, message }) => ({
+    pointer,
+    code,
+    message,
+  }));
+  if (errors.length > 0) {
+    throw new PaymentError(
+      'BUSINESS_RULE_VIOLATION',
+      `The payment breaks ${errors.length} business rule${errors.length === 1 ? '' : 's'}.`,
+      errors,
+    );
+  }
+}
+
+/** validatePayment: the record with status and reason filled in by the rules; stores nothing. */
+export function validateRecord(record: PaymentRecord, now: Date): PaymentRecord {
+  const errors = checkBusinessRules(record);
+  const first = errors[0];
+  return first
+    ? renderRecord(record, 'FAILED', first.reason)
+    : renderRecord(record, initialStatus(record, now), 'ACTC');
+}
+
+export interface CreateInput {
+  readonly owner: string;
+  readonly record: PaymentRecord;
+  readonly usedMechanism?: string | undefined;
+  readonly basePath: string;
+  readonly now: Date;
+}
+
+export async function createPayment(tx: SqlExecutor, input: CreateInput): Promise<StoredResponse> {
+  const id = newPaymentId(input.now);
+  const record = prepareRecord(input.record, {
+    identification: id,
+    uetr: str(at(input.record, 'paymentInstructionReference', 'uetr'))?.toLowerCase() ?? newUetr(),
+    usedMechanism: input.usedMechanism,
+  });
+  const amount = instructedAmountOf(record);
+  const stored = await insertPayment(tx, {
+    id,
+    owner: input.owner,
+    status: initialStatus(record, input.now),
+    record,
+    instructedAmount: amount.amount,
+    instructedCurrency: amount.currency,
+    at: input.now.toISOString(),
+  });
+  return {
+    statusCode: 201,
+    body: render(stored),
+    headers: { ETag: etagOf(stored.version), Location: `${input.basePath}/payments/${id}` },
+  };
+}
+
+export async function loadOwned(
+  tx: SqlExecutor,
+  id: string,
+  owner: string,
+): Promise<StoredPayment> {
+  const payment = await findPayment(tx, id, owner);
+  if (!payment) throw new PaymentError('PAYMENT_NOT_FOUND', `No payment ${id} was found.`);
+  return payment;
+}
+
+export interface UpdateInput {
+  readonly owner: string;
+  readonly id: string;
+  readonly record: PaymentRecord;
+  readonly ifMatch?: string | undefined;
+  readonly usedMechanism?: string | undefined;
+  readonly now: Date;
+}
+
+export async function updatePayment(tx: SqlExecutor, input: UpdateInput): Promise<StoredResponse> {
+  const current = await loadOwned(tx, input.id, input.owner);
+  const expected =
+    input.ifMatch === undefined ? current.version : matchVersion(input.ifMatch, current.version);
+  if (!UPDATABLE.has(current.status)) {
+    throw new PaymentError(
+      'INVALID_STATE',
+      `A payment in status ${current.status} can no longer be changed (only INITIATED, SCHEDULED or SUSPENDED).`,
+      undefined,
+      { paymentStatus: current.status },
+    );
+  }
+  const reference = (key: string) => str(at(input.record, 'paymentInstructionReference', key));
+  const oldUetr = str(at(current.record, 'paymentInstructionReference', 'uetr')) ?? newUetr();
+  const immutable = [
+    ['identification', reference('identification'), current.id],
+    ['uetr', reference('uetr')?.toLowerCase(), oldUetr],
+  ] as const;
+  const errors = immutable
+    .filter(([, given, stored]) => given !== undefined && given !== stored)
+    .map(([field]) => ({
+      pointer: `/paymentInstructionReference/${field}`,
+      code: 'IMMUTABLE_FIELD',
+      message: `${field} cannot be changed`,
+    }));
+  if (errors.length > 0)
+    throw new PaymentError('BUSINESS_RULE_VIOLATION', 'Some fields cannot be changed.', errors);
+
+  const record = prepareRecord(input.record, {
+    identification: current.id,
+    uetr: oldUetr,
+    usedMechanism:
+      input.usedMechanism ??
+      str(at(current.record, 'paymentInstructionReference', 'usedMechanism')),
+  });
+  const status: PaymentStatus =
+    current.status === 'SUSPENDED' ? 'SUSPENDED' : initialStatus(record, input.now);
+  const amount = instructedAmountOf(record);
+  const updated = await updatePaymentIfVersion(tx, current, expected, {
+    record,
+    status,
+    instructedAmount: amount.amount,
+    instructedCurrency: amount.currency,
+    at: input.now.toISOString(),
+    ...(status !== current.status
+      ? {
+          history: {
+            from: current.status,
+            to: status,
+            reason: 'UPDATED',
+            actor: `user:${input.owner}`,
+          },
+        }
+      : {}),
+  });
+  if (!updated) throw stale(input.ifMatch !== undefined);
+  return { statusCode: 200, body: render(updated), headers: { ETag: etagOf(updated.version) } };
+}
+
+export async function cancelPayment(
+  tx: SqlExecutor,
+  input: { owner: string; id: string; request: CancellationRequest; now: Date },
+): Promise<StoredResponse> {
+  const current = await loadOwned(tx, input.id, input.owner);
+  const decision = decideCancellation(
+    {
+      status: current.status,
+      record: current.record,
+      identification: current.id,
+      consumed: current.instancesConsumed,
+    },
+    input.request,
+  );
+  if (decision.newStatus !== undefined || decision.skipped !== undefined) {
+    const updated = await updatePaymentIfVersion(tx, current, current.version, {
+      at: input.now.toISOString(),
+      ...(decision.skipped !== undefined ? { instancesConsumed: decision.skipped } : {}),
+      ...(decision.newStatus !== undefined
+        ? {
+            status: decision.newStatus,
+            reason: decision.result.reasonCode,
+            history: {
+              from: current.status,
+              to: decision.newStatus,
+              reason: decision.result.reasonCode,
+              actor: `user:${input.owner}`,
+            },
+          }
+        : {}),
+    });
+    if (!updated) throw stale(false);
+  }
+  return { statusCode: 200, body: decision.result };
+}
+
+function matchVersion(ifMatch: string, version: number): number {
+  const tags = ifMatch.split(',').map((t) => t.trim());
+  if (tags.includes('*') || tags.includes(etagOf(version))) return version;
+  throw new PaymentError(
+    'PRECONDITION_FAILED',
+    `The payment has changed (current ETag ${etagOf(version)}); get it again and retry.`,
+    undefined,
+    { currentETag: etagOf(version) },
+  );
+}
+
+function stale(withIfMatch: boolean): PaymentError {
+  return withIfMatch
+    ? new PaymentError(
+        'PRECONDITION_FAILED',
+        'The payment was changed by another request meanwhile.',
+      )
+    : new PaymentError(
+        'CONCURRENT_UPDATE',
+        'The payment was changed by another request meanwhile; retry.',
+      );
+}

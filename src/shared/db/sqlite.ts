@@ -1,0 +1,149 @@
+// Embedded SQLite via better-sqlite3: WAL journal, synchronous=FULL (an acknowledged commit survives a
+// power cut or kill -9), a busy timeout so several processes can share the file, and one async queue so
+// a transaction's statements never interleave with another caller's on the shared connection.
+import BetterSqlite3 from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import {
+  StoreUnavailableError,
+  UniqueViolationError,
+  type Database,
+  type Row,
+  type SqlExecutor,
+  type SqlValue,
+} from './types.js';
+
+export interface SqliteOptions {
+  /** File path, or ":memory:". */
+  readonly path: string;
+  readonly busyTimeoutMs?: number;
+}
+
+interface Compiled {
+  readonly sql: string;
+  readonly order: readonly number[];
+}
+
+/** Rewrites $1..$n placeholders to "?" and records which parameter each occurrence takes. */
+export function compilePlaceholders(sql: string): Compiled {
+  const order: number[] = [];
+  const out = sql.replace(/\$(\d+)/g, (_m, n: string) => {
+    order.push(Number(n) - 1);
+    return '?';
+  });
+  return { sql: out, order };
+}
+
+function bind(params: readonly SqlValue[], order: readonly number[]): unknown[] {
+  return order.map((i) => {
+    const value = params[i];
+    if (typeof value === 'boolean') return value ? 1 : 0;
+    return value === undefined ? null : value;
+  });
+}
+
+export function openSqlite(options: SqliteOptions): Database {
+  let db: BetterSqlite3.Database;
+  try {
+    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+    db = new BetterSqlite3(options.path);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StoreUnavailableError(`cannot open SQLite database ${options.path}: ${reason}`);
+  }
+
+  const statements = new Map<string, { stmt: BetterSqlite3.Statement; order: readonly number[] }>();
+  const prepare = (sql: string) => {
+    let entry = statements.get(sql);
+    if (!entry) {
+      const compiled = compilePlaceholders(sql);
+      entry = { stmt: db.prepare(compiled.sql), order: compiled.order };
+      if (statements.size > 500) statements.clear();
+      statements.set(sql, entry);
+    }
+    return entry;
+  };
+
+  const run = <T>(fn: () => T): T => {
+    try {
+      return fn();
+    } catch (error) {
+      throw translate(error);
+    }
+  };
+
+  const direct: SqlExecutor = {
+    dialect: 'sqlite',
+    async query<R extends object = Row>(
+      sql: string,
+      params: readonly SqlValue[] = [],
+    ): Promise<R[]> {
+      return run(() => {
+        const { stmt, order } = prepare(sql);
+        const args = bind(params, order);
+        return (stmt.reader ? stmt.all(...args) : (stmt.run(...args), [])) as R[];
+      });
+    },
+    async execute(sql: string, params: readonly SqlValue[] = []): Promise<number> {
+      return run(() => {
+        const { stmt, order } = prepare(sql);
+        return stmt.run(...bind(params, order)).changes;
+      });
+    },
+    async exec(script: string): Promise<void> {
+      run(() => db.exec(script));
+    },
+  };
+
+  // One connection, one logical owner at a time: transactions hold the queue until they finish.
+  let tail: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = tail.then(work, work);
+    tail = next.catch(() => undefined);
+    return next;
+  };
+
+  return {
+    dialect: 'sqlite',
+    target: options.path,
+    query: (sql, params) => exclusive(() => direct.query(sql, params)),
+    execute: (sql, params) => exclusive(() => direct.execute(sql, params)),
+    exec: (script) => exclusive(() => direct.exec(script)),
+    transaction: <T>(work: (tx: SqlExecutor) => Promise<T>) =>
+      exclusive(async () => {
+        run(() => db.exec('BEGIN IMMEDIATE'));
+        try {
+          const result = await work(direct);
+          run(() => db.exec('COMMIT'));
+          return result;
+        } catch (error) {
+          if (db.inTransaction) db.exec('ROLLBACK');
+          throw error;
+        }
+      }),
+    ping: async () => {
+      run(() => db.prepare('SELECT 1').get());
+    },
+    close: async () => {
+      await tail;
+      if (db.open) db.close();
+    },
+  };
+}
+
+function translate(error: unknown): unknown {
+  if (error instanceof Error && (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+    return new UniqueViolationError(/UNIQUE constraint failed: (.*)$/.exec(error.message)?.[1]);
+  }
+  if (
+    error instanceof Error &&
+    (error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  ) {
+    return new UniqueViolationError('primary key');
+  }
+  return error;
+}

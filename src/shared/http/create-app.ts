@@ -1,0 +1,142 @@
+// The HTTP foundation both services build on: fastify with request ids, redacting logs, health and
+// readiness endpoints, size limits and timeouts, and errors that never leak internals.
+import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
+import type { Logger } from '../log/logger.js';
+import { requestIdFrom } from './request-id.js';
+import { problemType, sendProblem } from './problem.js';
+
+export interface ReadinessCheck {
+  readonly name: string;
+  check(): Promise<void>;
+}
+
+export interface HttpAppOptions {
+  readonly logger: Logger;
+  readonly bodyLimitBytes: number;
+  readonly requestTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
+  readonly readiness?: readonly ReadinessCheck[];
+}
+
+export interface Drain {
+  draining: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    drain: Drain;
+  }
+}
+
+const CHECK_TIMEOUT_MS = 2000;
+
+export function createHttpApp(options: HttpAppOptions): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: options.logger,
+    genReqId: (req) => requestIdFrom(req.headers['x-request-id']),
+    bodyLimit: options.bodyLimitBytes,
+    requestTimeout: options.requestTimeoutMs,
+    keepAliveTimeout: options.keepAliveTimeoutMs,
+    connectionTimeout: options.requestTimeoutMs,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    // Bound router work on hostile input.
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 256 },
+  }) as unknown as FastifyInstance;
+
+  app.decorate('drain', { draining: false });
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('X-Request-Id', req.id);
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+
+  app.get('/readyz', async (_req, reply) => {
+    if (app.drain.draining) return reply.code(503).send({ status: 'draining' });
+    const results: Record<string, string> = {};
+    let ready = true;
+    for (const item of options.readiness ?? []) {
+      try {
+        await withTimeout(item.check(), CHECK_TIMEOUT_MS);
+        results[item.name] = 'ok';
+      } catch {
+        results[item.name] = 'unavailable';
+        ready = false;
+      }
+    }
+    return reply
+      .code(ready ? 200 : 503)
+      .send({ status: ready ? 'ready' : 'unavailable', checks: results });
+  });
+
+  app.setNotFoundHandler((req, reply) =>
+    sendProblem(reply, {
+      type: problemType('NOT_FOUND'),
+      title: 'Not Found',
+      status: 404,
+      code: 'NOT_FOUND',
+      detail: `No route for ${req.method} ${req.url.split('?')[0] ?? ''}`,
+    }),
+  );
+
+  app.setErrorHandler((error: FastifyError, req, reply) => {
+    const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      return sendProblem(reply, {
+        type: problemType(error.code ?? 'BAD_REQUEST'),
+        title: titleFor(status),
+        status,
+        code: error.code ?? 'BAD_REQUEST',
+        detail: clientSafeMessage(error),
+      });
+    }
+    req.log.error({ err: error }, 'unhandled error');
+    return sendProblem(reply, {
+      type: problemType('INTERNAL'),
+      title: 'Internal Server Error',
+      status: 500,
+      code: 'INTERNAL',
+      detail: `An unexpected error occurred; quote request id ${req.id} when reporting it.`,
+    });
+  });
+
+  return app;
+}
+
+function titleFor(status: number): string {
+  const titles: Record<number, string> = {
+    400: 'Bad Request',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'Not Found',
+    405: 'Method Not Allowed',
+    406: 'Not Acceptable',
+    408: 'Request Timeout',
+    409: 'Conflict',
+    413: 'Content Too Large',
+    415: 'Unsupported Media Type',
+    422: 'Unprocessable Content',
+    429: 'Too Many Requests',
+  };
+  return titles[status] ?? 'Client Error';
+}
+
+/** Fastify's own 4xx messages are safe (no internals); strip the error-code prefix style. */
+function clientSafeMessage(error: FastifyError): string {
+  return error.message.replace(/^FST_[A-Z_]+:\s*/, '').slice(0, 300);
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timeout')), ms);
+      }),
+    ]);
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+}

@@ -1,0 +1,64 @@
+// A running service: an HTTP app plus the stores it owns. Built without listening (tests use inject()),
+// started with listen(), stopped with close() which drains the HTTP side before closing stores.
+import type { FastifyInstance } from 'fastify';
+
+export interface Service {
+  readonly name: string;
+  readonly app: FastifyInstance;
+  /** Starts listening; resolves to the base URL actually bound (port 0 gets a real port). */
+  listen(): Promise<string>;
+  /** Marks the service not-ready so load balancers stop sending traffic. */
+  beginDrain(): void;
+  /**
+   * Stops accepting connections, lets in-flight requests finish (bounded by graceMs, after which
+   * remaining connections are cut), then closes stores.
+   */
+  close(graceMs: number): Promise<void>;
+}
+
+export interface ServiceParts {
+  readonly name: string;
+  readonly app: FastifyInstance;
+  readonly host: string;
+  readonly port: number;
+  /** Closed in order after the HTTP server has stopped. */
+  readonly resources: ReadonlyArray<{ close(): Promise<void> | void }>;
+}
+
+export function assembleService(parts: ServiceParts): Service {
+  let closing: Promise<void> | undefined;
+  return {
+    name: parts.name,
+    app: parts.app,
+    async listen() {
+      const address = await parts.app.listen({ host: parts.host, port: parts.port });
+      return address;
+    },
+    beginDrain() {
+      parts.app.drain.draining = true;
+    },
+    close(graceMs: number) {
+      closing ??= (async () => {
+        parts.app.drain.draining = true;
+        const timer = setTimeout(() => {
+          parts.app.log.warn({ graceMs }, 'grace period over; closing remaining connections');
+          parts.app.server.closeAllConnections();
+        }, graceMs);
+        timer.unref();
+        try {
+          await parts.app.close();
+        } finally {
+          clearTimeout(timer);
+          for (const resource of parts.resources) {
+            try {
+              await resource.close();
+            } catch (error) {
+              parts.app.log.error({ err: error }, 'error while closing a resource');
+            }
+          }
+        }
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from '../../src/config/load.js';
+
+function tempFile(name: string, content: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'toolgate-config-'));
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+function errorOf(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, `expected ConfigError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail('expected a ConfigError');
+}
+
+test('defaults give the documented addresses and embedded stores', () => {
+  const config = loadConfig({ env: {} });
+  assert.equal(config.gateway.host, '127.0.0.1');
+  assert.equal(config.gateway.port, 8080);
+  assert.equal(config.payments.port, 8081);
+  assert.equal(config.gateway.database.url, undefined);
+  assert.equal(config.gateway.database.sqlitePath, 'gateway.db');
+  assert.equal(config.payments.database.sqlitePath, 'payments.db');
+  assert.equal(config.dataDir, 'data');
+  assert.equal(config.environment, 'development');
+});
+
+test('the result is deeply frozen', () => {
+  const config = loadConfig({ env: {} });
+  assert.ok(Object.isFrozen(config));
+  assert.ok(Object.isFrozen(config.gateway.database));
+  assert.throws(() => {
+    (config.gateway as { port: number }).port = 1;
+  }, TypeError);
+});
+
+test('reads YAML and JSON files, from --config or TOOLGATE_CONFIG', () => {
+  const yaml = tempFile('c.yaml', 'gateway:\n  port: 9090\nlogging:\n  level: warn\n');
+  assert.equal(loadConfig({ configPath: yaml, env: {} }).gateway.port, 9090);
+  assert.equal(loadConfig({ env: { TOOLGATE_CONFIG: yaml } }).logging.level, 'warn');
+  const json = tempFile('c.json', JSON.stringify({ payments: { port: 9191 } }));
+  assert.equal(loadConfig({ configPath: json, env: {} }).payments.port, 9191);
+});
+
+test('environment overrides addresses and store URLs', () => {
+  const config = loadConfig({
+    env: {
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      TOOLGATE_GATEWAY_PORT: '18080',
+      TOOLGATE_PAYMENTS_HOST: '0.0.0.0',
+    },
+  });
+  assert.equal(config.gateway.database.url, 'postgres://postgres@127.0.0.1:5432/test');
+  assert.equal(config.payments.database.url, 'postgres://postgres@127.0.0.1:5432/test');
+  assert.equal(config.gateway.redis.url, 'redis://127.0.0.1:6379');
+  assert.equal(config.gateway.port, 18080);
+  assert.equal(config.payments.host, '0.0.0.0');
+});
+
+test('${env:NAME} references are substituted; unset ones are an error naming key and variable', () => {
+  const path = tempFile('c.yaml', 'secrets:\n  - "${env:MY_SECRET}"\n');
+  assert.deepEqual(loadConfig({ configPath: path, env: { MY_SECRET: 'abcdef123456' } }).secrets, [
+    'abcdef123456',
+  ]);
+  const error = errorOf(() => loadConfig({ configPath: path, env: {} }));
+  assert.match(
+    error.message,
+    /secrets\[0\]: environment variable MY_SECRET is referenced but not set/,
+  );
+});
+
+const INVALID: ReadonlyArray<[string, string, RegExp]> = [
+  [
+    'port out of range',
+    'gateway:\n  port: 70000\n',
+    /gateway\.port: 70000 is invalid: must be <= 65535/,
+  ],
+  [
+    'wrong type',
+    'payments:\n  port: "eighty"\n',
+    /payments\.port: "eighty" is invalid: must be integer/,
+  ],
+  ['unknown key', 'gatway:\n  port: 1\n', /gatway: unknown key/],
+  [
+    'bad enum',
+    'environment: prod\n',
+    /environment: "prod" is invalid: expected one of "development", "staging", "production"/,
+  ],
+  [
+    'bad database url',
+    'gateway:\n  database:\n    url: mysql://x\n',
+    /gateway\.database\.url: "mysql:\/\/x" is invalid/,
+  ],
+  ['top level not an object', '- 1\n- 2\n', /must hold an object at the top level/],
+  ['syntax error', 'gateway: [\n', /is not valid YAML/],
+];
+
+for (const [name, content, expected] of INVALID) {
+  test(`invalid configuration is one readable line naming key and value: ${name}`, () => {
+    const error = errorOf(() => loadConfig({ configPath: tempFile('bad.yaml', content), env: {} }));
+    assert.match(error.message, expected);
+    assert.equal(error.message.includes('\n'), false, 'message must be a single line');
+  });
+}
+
+test('a missing file is reported by path', () => {
+  const error = errorOf(() => loadConfig({ configPath: '/nonexistent/toolgate.yaml', env: {} }));
+  assert.equal(
+    error.message,
+    'cannot read configuration file /nonexistent/toolgate.yaml: file not found',
+  );
+});
+
+test('a malformed port in the environment names the variable', () => {
+  const error = errorOf(() => loadConfig({ env: { TOOLGATE_PAYMENTS_PORT: '80a' } }));
+  assert.match(error.message, /TOOLGATE_PAYMENTS_PORT: "80a" is not a valid port/);
+});

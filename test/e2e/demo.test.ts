@@ -1,0 +1,196 @@
+// `toolgate start` as a newcomer runs it: both services answer; the printed key, token and client
+// configuration work end to end through the MCP endpoint; nobody reaches the payment service as another
+// user; no key or token appears in the logs; SIGTERM stops everything with exit code 0.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { finished, freePort, spawnCli, waitForSummary } from '../helpers/process.js';
+
+interface Summary {
+  gatewayUrl: string;
+  paymentsUrl: string;
+  mcpUrl: string;
+  subscriptionKey: string;
+  sampleToken: string;
+  clientConfig: { mcpServers: { toolgate: { url: string; headers: Record<string, string> } } };
+}
+
+const MCP = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-06-18',
+};
+
+async function rpc(url: string, headers: Record<string, string>, method: string, params?: unknown) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { ...MCP, ...headers },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method,
+      ...(params === undefined ? {} : { params }),
+    }),
+  });
+  return {
+    status: response.status,
+    headers: response.headers,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON-RPC bodies of varying shape
+    body: (await response.json()) as Record<string, any>,
+  };
+}
+
+test('start: the demo key, token and mcpServers block work end to end; SIGTERM exits 0', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-start-'));
+  const [gatewayPort, paymentsPort] = [await freePort(), await freePort()];
+  const child = spawnCli(['start', '--json'], {
+    TOOLGATE_DATA_DIR: dataDir,
+    TOOLGATE_GATEWAY_PORT: String(gatewayPort),
+    TOOLGATE_PAYMENTS_PORT: String(paymentsPort),
+    TOOLGATE_LOG_LEVEL: 'debug',
+  });
+  let summary: Summary | undefined;
+  try {
+    summary = (await waitForSummary(child)) as unknown as Summary;
+    for (const base of [summary.gatewayUrl, summary.paymentsUrl]) {
+      assert.equal((await fetch(`${base}/healthz`)).status, 200);
+      const ready = await fetch(`${base}/readyz`);
+      assert.equal(ready.status, 200);
+      assert.equal(((await ready.json()) as { status: string }).status, 'ready');
+    }
+    assert.equal(summary.mcpUrl, `http://127.0.0.1:${gatewayPort}/mcp`);
+    assert.ok(existsSync(join(dataDir, 'gateway.db')) && existsSync(join(dataDir, 'payments.db')));
+    assert.equal(
+      statSync(join(dataDir, 'demo-secrets.json')).mode & 0o077,
+      0,
+      'demo secrets are private to the owner',
+    );
+
+    const client = summary.clientConfig.mcpServers.toolgate;
+    assert.equal(client.url, summary.mcpUrl);
+    assert.equal(client.headers['Ocp-Apim-Subscription-Key'], summary.subscriptionKey);
+    assert.equal(client.headers.Authorization, `Bearer ${summary.sampleToken}`);
+
+    // No key: 401 with a JSON-RPC error body.
+    const noKey = await rpc(summary.mcpUrl, {}, 'tools/list');
+    assert.equal(noKey.status, 401);
+    assert.equal(noKey.body.error.code, -31001);
+
+    // The key alone lists every payment tool.
+    const keyOnly = { 'Ocp-Apim-Subscription-Key': summary.subscriptionKey };
+    const list = await rpc(summary.mcpUrl, keyOnly, 'tools/list');
+    assert.equal(list.status, 200);
+    const names = (list.body.result.tools as { name: string }[]).map((t) => t.name).sort();
+    assert.deepEqual(names, [
+      'cancelPayment',
+      'createPayment',
+      'fetchBankDetails',
+      'fetchPaymentFees',
+      'getMyAccountBalance',
+      'getMyTransactionHistory',
+      'getPayment',
+      'listPayments',
+      'updatePayment',
+      'validatePayment',
+    ]);
+    assert.match(
+      list.headers.get('ratelimit-policy') ?? '',
+      /"ip";q=50;w=60/,
+      'anonymous callers are limited per IP',
+    );
+
+    // A user-scoped tool without a token: 401 before the backend is reached.
+    const anonymous = await rpc(summary.mcpUrl, keyOnly, 'tools/call', {
+      name: 'getMyAccountBalance',
+      arguments: {},
+    });
+    assert.equal(anonymous.status, 401);
+    assert.match(anonymous.headers.get('www-authenticate') ?? '', /^Bearer resource_metadata="/);
+
+    // With the printed client headers: the user's own data, and the user's own payment.
+    const user = client.headers;
+    const balance = await rpc(summary.mcpUrl, user, 'tools/call', {
+      name: 'getMyAccountBalance',
+      arguments: {},
+    });
+    assert.equal(balance.status, 200);
+    assert.equal(balance.body.result.isError, undefined, JSON.stringify(balance.body));
+    assert.ok(Array.isArray(balance.body.result.structuredContent.items));
+    assert.match(balance.headers.get('ratelimit-policy') ?? '', /"user";q=500;w=60/);
+    const created = await rpc(summary.mcpUrl, user, 'tools/call', {
+      name: 'createPayment',
+      arguments: {
+        body: {
+          payerAccountReference: {
+            paymentInstructionAccount: { accountId: 'DE89370400440532013000' },
+          },
+          payeeAccountReference: {
+            paymentInstructionAccount: { accountId: 'GB29NWBK60161331926819' },
+          },
+          paymentInstruction: { amount: { instructedAmount: 12.5, instructedCurrency: 'EUR' } },
+        },
+      },
+    });
+    assert.equal(created.body.result.isError, undefined, JSON.stringify(created.body));
+    const paymentId = created.body.result.structuredContent.paymentInstructionReference
+      .identification as string;
+
+    // Another user cannot see it, and nobody can claim to be alice by calling the payment service directly.
+    const bob = (await spawnToken(dataDir, gatewayPort, 'bob')).trim();
+    const asBob = await rpc(
+      summary.mcpUrl,
+      { ...keyOnly, Authorization: `Bearer ${bob}` },
+      'tools/call',
+      {
+        name: 'getPayment',
+        arguments: { externalReferenceNo: paymentId },
+      },
+    );
+    assert.equal(asBob.body.result.isError, true);
+    assert.match(asBob.body.result.content[0].text, /404/);
+    const direct = await fetch(
+      `${summary.paymentsUrl}/payments/payment-order/v1/payments/${paymentId}`,
+      {
+        headers: { 'x-user-id': 'alice' },
+      },
+    );
+    assert.equal(
+      direct.status,
+      401,
+      'a spoofed identity header without the gateway secret is refused',
+    );
+  } finally {
+    const t0 = Date.now();
+    child.kill('SIGTERM');
+    const result = await finished(child, 10000);
+    assert.equal(result.code, 0, `exit code 0 after SIGTERM; stderr: ${result.stderr.slice(-500)}`);
+    assert.ok(Date.now() - t0 < 5000, 'stopped within 5 s');
+    if (summary) {
+      // The whole run's log output (stdout, debug level) holds no key or token.
+      assert.ok(result.stdout.length > 1000, 'the run logged');
+      assert.equal(
+        result.stdout.includes(summary.subscriptionKey),
+        false,
+        'subscription key in logs',
+      );
+      assert.equal(result.stdout.includes(summary.sampleToken), false, 'token in logs');
+      assert.equal(
+        result.stdout.includes(summary.sampleToken.slice(0, 30)),
+        false,
+        'token prefix in logs',
+      );
+    }
+  }
+});
+
+async function spawnToken(dataDir: string, gatewayPort: number, sub: string): Promise<string> {
+  const token = spawnCli(['token', '--sub', sub], {
+    TOOLGATE_DATA_DIR: dataDir,
+    TOOLGATE_GATEWAY_PORT: String(gatewayPort),
+  });
+  const result = await finished(token, 15000);
+  assert.equal(result.code, 0, result.stderr);
+  return result.stdout;
+}

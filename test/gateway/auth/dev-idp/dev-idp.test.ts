@@ -1,0 +1,100 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
+import {
+  createDevIdp,
+  devIdpRoutes,
+  DEV_IDP_KEY_FILE,
+} from '../../../../src/gateway/auth/dev-idp/index.js';
+import { createJwtVerifier } from '../../../../src/gateway/auth/jwt/verify.js';
+import { AuthError } from '../../../../src/gateway/auth/jwt/errors.js';
+
+async function tempDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'tg-dev-idp-'));
+}
+
+describe('development identity provider', () => {
+  test('Decision jwt/dev-idp: the signing key file is created with mode 0600 and reused on the next start', async (t) => {
+    const dir = await tempDir();
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    const first = await createDevIdp({ dataDir: join(dir, 'data') });
+    assert.equal(first.created, true);
+    const info = await stat(join(dir, 'data', DEV_IDP_KEY_FILE));
+    assert.equal(info.mode & 0o777, 0o600);
+    const content = await readFile(first.keyFile, 'utf8');
+    const second = await createDevIdp({ dataDir: join(dir, 'data') });
+    assert.equal(second.created, false);
+    assert.equal(second.kid, first.kid);
+    assert.equal(await readFile(second.keyFile, 'utf8'), content);
+    assert.deepEqual(second.jwks(), first.jwks());
+    assert.equal(second.jwks().keys[0]?.d, undefined, 'the JWKS exposes no private part');
+  });
+
+  test('OIDC Discovery §3: the discovery document names the issuer and its jwks_uri', async (t) => {
+    const dir = await tempDir();
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    const idp = await createDevIdp({ dataDir: dir });
+    const doc = idp.discoveryDocument('http://127.0.0.1:8080/dev-idp');
+    assert.equal(doc.issuer, 'http://127.0.0.1:8080/dev-idp');
+    assert.equal(doc.jwks_uri, 'http://127.0.0.1:8080/dev-idp/jwks.json');
+    assert.deepEqual(doc.id_token_signing_alg_values_supported, ['ES256']);
+  });
+
+  test('Spec Authentication §2: a minted token verifies with createJwtVerifier against devIdpRoutes served by fastify', async (t) => {
+    const dir = await tempDir();
+    const app = Fastify();
+    t.after(async () => {
+      await app.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+    const idp = await createDevIdp({ dataDir: dir });
+    let issuer = '';
+    await app.register(devIdpRoutes(idp, { issuer: () => issuer }), { prefix: '/dev-idp' });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    issuer = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/dev-idp`;
+    const audience = 'http://127.0.0.1:8080/mcp';
+    const verifier = createJwtVerifier({ issuer, audience });
+    const token = await idp.mintToken({
+      sub: 'alice',
+      ttlSeconds: 600,
+      claims: { tenant: 'acme', sub: 'mallory' },
+      audience,
+      issuer,
+    });
+    const user = await verifier.verify(token);
+    assert.equal(user.subject, 'alice');
+    assert.equal(user.claims['tenant'], 'acme');
+    assert.equal(user.expiresAt - (user.claims['iat'] as number), 600);
+    // Tokens from a different dev IdP (another key) are rejected.
+    const otherDir = await tempDir();
+    t.after(() => rm(otherDir, { recursive: true, force: true }));
+    const other = await createDevIdp({ dataDir: otherDir });
+    await assert.rejects(
+      verifier.verify(await other.mintToken({ sub: 'eve', audience, issuer })),
+      (err: unknown) => err instanceof AuthError && err.code === 'KEY_NOT_FOUND',
+    );
+  });
+
+  test('Decision jwt/dev-idp: without an issuer option the routes derive it from the request', async (t) => {
+    const dir = await tempDir();
+    const app = Fastify();
+    t.after(async () => {
+      await app.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+    const idp = await createDevIdp({ dataDir: dir });
+    await app.register(devIdpRoutes(idp));
+    const res = await app.inject({
+      url: '/.well-known/openid-configuration',
+      headers: { host: 'localhost:9000' },
+    });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.json<{ issuer: string }>().issuer, 'http://localhost:9000');
+    const jwks = await app.inject({ url: '/jwks.json' });
+    assert.deepEqual(jwks.json(), idp.jwks());
+  });
+});

@@ -1,0 +1,297 @@
+// The real gateway pipeline (subscription key → JWT → security class → quotas → identity forwarding)
+// in front of a backend that records every request it receives.
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import {
+  SignJWT,
+  exportJWK,
+  generateKeyPair,
+  jwtVerify,
+  createLocalJWKSet,
+  type CryptoKey,
+} from 'jose';
+import { loadConfig } from '../../src/config/load.js';
+import { buildGatewayApp } from '../../src/gateway/app.js';
+import { createGatewayPipeline, type GatewayPipeline } from '../../src/gateway/pipeline.js';
+import { gatewayMigrations } from '../../src/gateway/storage/migrations.js';
+import { subscriptionMigrations } from '../../src/gateway/auth/subscriptions/migrations.js';
+import { SubscriptionStore } from '../../src/gateway/auth/subscriptions/store.js';
+import { runMigrations } from '../../src/shared/db/migrations.js';
+import { openSqlite } from '../../src/shared/db/sqlite.js';
+import type { Database } from '../../src/shared/db/types.js';
+import { createLogger } from '../../src/shared/log/logger.js';
+import { LogCapture } from '../helpers/capture.js';
+import { startFixtureBackend, type FixtureBackend } from './support/fixture-backend.js';
+import { fixtureBackendConfig, MCP_HEADERS } from './support/gateway.js';
+
+const ISSUER = 'https://idp.example.test';
+const AUDIENCE = 'http://127.0.0.1:8080/mcp';
+const SHARED = 'gateway-to-backend-secret-42';
+
+interface Built {
+  app: FastifyInstance;
+  db: Database;
+  pipeline: GatewayPipeline;
+  key: string;
+  restrictedKey: string;
+}
+
+describe('gateway pipeline', () => {
+  let backend: FixtureBackend;
+  let privateKey: CryptoKey;
+  let jwk: Record<string, unknown>;
+
+  before(async () => {
+    backend = await startFixtureBackend();
+    const pair = await generateKeyPair('ES256');
+    privateKey = pair.privateKey;
+    jwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'ES256' };
+  });
+  after(async () => backend.close());
+
+  async function build(
+    identity: Record<string, unknown>,
+    rateLimit: Record<string, unknown> = {},
+  ): Promise<Built> {
+    const config = loadConfig({
+      env: {},
+      overrides: {
+        dataDir: mkdtempSync(join(tmpdir(), 'toolgate-pipeline-')),
+        logging: { level: 'warn' },
+        gateway: {
+          backends: [fixtureBackendConfig(backend.baseUrl, { identity })],
+          auth: {
+            devIdentityProvider: { enabled: false },
+            jwt: { issuer: ISSUER, audience: AUDIENCE, staticKeys: [{ jwk }], forwardClaims: {} },
+          },
+          rateLimit,
+        },
+      },
+    });
+    const db = openSqlite({ path: ':memory:' });
+    await runMigrations(db, 'gateway', gatewayMigrations);
+    await runMigrations(db, 'subscriptions', subscriptionMigrations);
+    const { logger } = createLogger({ level: 'warn', destination: new LogCapture() });
+    const pipeline = await createGatewayPipeline(config, logger, { db });
+    const app = await buildGatewayApp({ config, logger, db, hooks: pipeline });
+    const store = new SubscriptionStore(db);
+    const key = (await store.create({ application: 'test-agent', environment: 'development' }))
+      .primaryKey;
+    const restrictedKey = (
+      await store.create({
+        application: 'narrow',
+        environment: 'development',
+        tools: ['fetchBankDetails'],
+      })
+    ).primaryKey;
+    return { app, db, pipeline, key, restrictedKey };
+  }
+
+  async function close(built: Built) {
+    await built.app.close();
+    await built.pipeline.close();
+    await built.db.close();
+  }
+
+  const token = (sub: string, claims: Record<string, unknown> = {}) =>
+    new SignJWT(claims)
+      .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setSubject(sub)
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(privateKey);
+
+  function call(
+    app: FastifyInstance,
+    headers: Record<string, string>,
+    method: string,
+    params?: unknown,
+  ) {
+    return app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-06-18', ...headers },
+      payload: { jsonrpc: '2.0', id: 7, method, ...(params === undefined ? {} : { params }) },
+    });
+  }
+
+  test('gateway spec §Authentication 6: a user-scoped tool without a valid JWT is 401 and the backend is never called', async () => {
+    const built = await build({ mode: 'headers', sharedSecret: SHARED });
+    try {
+      const before = backend.requests.length;
+      const response = await call(
+        built.app,
+        { 'ocp-apim-subscription-key': built.key },
+        'tools/call',
+        {
+          name: 'getMyAccountBalance',
+          arguments: {},
+        },
+      );
+      assert.equal(response.statusCode, 401);
+      assert.equal(response.json().error.code, -31001);
+      assert.equal(
+        response.headers['www-authenticate'],
+        'Bearer resource_metadata="http://127.0.0.1:8080/.well-known/oauth-protected-resource/mcp"',
+      );
+      const expired = await call(
+        built.app,
+        { 'ocp-apim-subscription-key': built.key, authorization: 'Bearer not.a.jwt' },
+        'tools/call',
+        { name: 'getMyAccountBalance', arguments: {} },
+      );
+      assert.equal(expired.statusCode, 401);
+      assert.match(String(expired.headers['www-authenticate']), /error="invalid_token"/);
+      assert.equal(backend.requests.length, before, 'no request reached the backend');
+    } finally {
+      await close(built);
+    }
+  });
+
+  test('headers mode: client-supplied identity headers are stripped; the backend sees the verified user and the gateway key', async () => {
+    const built = await build({
+      mode: 'headers',
+      sharedSecret: SHARED,
+      claims: { email: 'X-User-Email' },
+    });
+    try {
+      const before = backend.requests.length;
+      const response = await call(
+        built.app,
+        {
+          'ocp-apim-subscription-key': built.key,
+          authorization: `Bearer ${await token('alice', { email: 'alice@example.com' })}`,
+          'x-user-id': 'mallory',
+          'x-user-email': 'mallory@evil.test',
+          'x-toolgate-gateway-key': 'forged',
+          cookie: 'session=stolen',
+        },
+        'tools/call',
+        { name: 'getMyAccountBalance', arguments: {} },
+      );
+      assert.equal(response.statusCode, 200, response.body);
+      const seen = backend.requests.slice(before);
+      assert.equal(seen.length, 1);
+      const headers = seen[0]?.headers ?? {};
+      assert.equal(headers['x-user-id'], 'alice');
+      assert.equal(headers['x-user-email'], 'alice@example.com');
+      assert.equal(headers['x-toolgate-gateway-key'], SHARED);
+      assert.equal(headers['x-toolgate-application'], 'test-agent');
+      assert.equal(headers.authorization, undefined, 'the user token is not passed upstream');
+      assert.equal(headers['ocp-apim-subscription-key'], undefined);
+      assert.equal(headers.cookie, undefined);
+    } finally {
+      await close(built);
+    }
+  });
+
+  test('assertion mode: the backend receives a gateway-signed assertion verifiable with the published JWKS', async () => {
+    const built = await build({ mode: 'assertion' });
+    try {
+      const jwks = await built.app.inject({ url: '/.well-known/jwks.json' });
+      assert.equal(jwks.statusCode, 200);
+      const before = backend.requests.length;
+      const response = await call(
+        built.app,
+        {
+          'ocp-apim-subscription-key': built.key,
+          authorization: `Bearer ${await token('bob')}`,
+          'x-toolgate-identity': 'forged',
+        },
+        'tools/call',
+        { name: 'getMyAccountBalance', arguments: {} },
+      );
+      assert.equal(response.statusCode, 200, response.body);
+      const assertion = String(backend.requests.slice(before)[0]?.headers['x-toolgate-identity']);
+      const { payload, protectedHeader } = await jwtVerify(
+        assertion,
+        createLocalJWKSet(jwks.json()),
+        {
+          issuer: 'http://127.0.0.1:8080',
+          audience: new URL(backend.baseUrl).origin,
+        },
+      );
+      assert.equal(payload.sub, 'bob');
+      assert.equal(payload.app, 'test-agent');
+      assert.equal(protectedHeader.typ, 'identity-assertion+jwt');
+      assert.ok((payload.exp ?? 0) - (payload.iat ?? 0) <= 60);
+    } finally {
+      await close(built);
+    }
+  });
+
+  test('RFC 9728: protected-resource metadata names the MCP resource, the issuer and the bearer method', async () => {
+    const built = await build({ mode: 'headers' });
+    try {
+      for (const path of [
+        '/.well-known/oauth-protected-resource',
+        '/.well-known/oauth-protected-resource/mcp',
+      ]) {
+        const response = await built.app.inject({ url: path });
+        assert.equal(response.statusCode, 200, path);
+        const body = response.json();
+        assert.equal(body.resource, AUDIENCE);
+        assert.deepEqual(body.authorization_servers, [ISSUER]);
+        assert.deepEqual(body.bearer_methods_supported, ['header']);
+      }
+    } finally {
+      await close(built);
+    }
+  });
+
+  test('a subscription sees and calls only its own tools', async () => {
+    const built = await build({ mode: 'headers' });
+    try {
+      const list = await call(
+        built.app,
+        { 'ocp-apim-subscription-key': built.restrictedKey },
+        'tools/list',
+      );
+      assert.deepEqual(
+        list.json().result.tools.map((t: { name: string }) => t.name),
+        ['fetchBankDetails'],
+      );
+      const other = await call(
+        built.app,
+        { 'ocp-apim-subscription-key': built.restrictedKey },
+        'tools/call',
+        {
+          name: 'getPayment',
+          arguments: { id: 'x' },
+        },
+      );
+      assert.equal(other.json().error.code, -32602);
+    } finally {
+      await close(built);
+    }
+  });
+
+  test('quotas over MCP: 429 with Retry-After, RateLimit headers and a JSON-RPC error naming the scope', async () => {
+    const built = await build({ mode: 'headers' }, { anonymous: { limit: 3, windowSeconds: 60 } });
+    try {
+      const headers = { 'ocp-apim-subscription-key': built.key };
+      for (let i = 0; i < 3; i++) {
+        const ok = await call(built.app, headers, 'ping');
+        assert.equal(ok.statusCode, 200);
+        assert.match(String(ok.headers.ratelimit), new RegExp(`"ip";r=${2 - i};t=\\d+`));
+      }
+      const over = await call(built.app, headers, 'ping');
+      assert.equal(over.statusCode, 429);
+      assert.ok(Number(over.headers['retry-after']) >= 1);
+      assert.match(String(over.headers['ratelimit-policy']), /"ip";q=3;w=60/);
+      const error = over.json().error;
+      assert.equal(error.code, -31029);
+      assert.equal(error.data.scope, 'ip');
+      assert.equal(error.data.limit, 3);
+      assert.equal(over.json().id, 7);
+    } finally {
+      await close(built);
+    }
+  });
+});

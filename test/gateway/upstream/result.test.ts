@@ -1,0 +1,67 @@
+// Backend outcomes → MCP CallToolResult.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mapOutcome } from '../../../src/gateway/upstream/result.js';
+
+const opts = {
+  structured: true,
+  hide: ['http://10.1.2.3:8081/payments/v1', 'http://10.1.2.3:8081', '10.1.2.3:8081'],
+};
+const response = (status: number, body: string, contentType = 'application/json') =>
+  ({ kind: 'response', status, body, contentType }) as const;
+
+test('MCP server/tools#structured-content: 2xx JSON object → structuredContent and the same JSON as text', () => {
+  const r = mapOutcome(response(200, '{"id":"PO-1","amount":{"value":"1.00"}}'), opts);
+  assert.deepEqual(r.structuredContent, { id: 'PO-1', amount: { value: '1.00' } });
+  assert.deepEqual(JSON.parse(r.content[0]?.text ?? ''), r.structuredContent);
+  assert.equal(r.isError, undefined);
+});
+
+test('2025-03-26 results carry no structuredContent; arrays are text only', () => {
+  assert.equal(
+    mapOutcome(response(200, '{"a":1}'), { ...opts, structured: false }).structuredContent,
+    undefined,
+  );
+  const arr = mapOutcome(response(200, '[1,2]'), opts);
+  assert.equal(arr.structuredContent, undefined);
+  assert.equal(arr.content[0]?.text, '[1,2]');
+});
+
+test('MCP server/tools#error-handling: 4xx → isError with status and problem details', () => {
+  const r = mapOutcome(
+    response(
+      404,
+      '{"title":"Not Found","status":404,"detail":"No payment X"}',
+      'application/problem+json',
+    ),
+    opts,
+  );
+  assert.equal(r.isError, true);
+  assert.match(r.content[0]?.text ?? '', /HTTP 404 Not Found/);
+  assert.match(r.content[0]?.text ?? '', /No payment X/);
+  assert.equal(r.structuredContent, undefined);
+});
+
+test('backend addresses never reach the client', () => {
+  const r = mapOutcome(
+    response(
+      500,
+      '{"instance":"http://10.1.2.3:8081/payments/v1/payments/1","detail":"db at 10.1.2.3:8081"}',
+    ),
+    opts,
+  );
+  assert.equal(r.isError, true);
+  assert.equal((r.content[0]?.text ?? '').includes('10.1.2.3'), false);
+});
+
+test('redirects are reported, not followed; failures keep their plain explanation', () => {
+  assert.match(mapOutcome(response(302, ''), opts).content[0]?.text ?? '', /redirect \(HTTP 302\)/);
+  const f = mapOutcome(
+    { kind: 'failure', reason: 'timeout', message: 'The backend did not answer within 5 ms.' },
+    opts,
+  );
+  assert.deepEqual(f, {
+    content: [{ type: 'text', text: 'The backend did not answer within 5 ms.' }],
+    isError: true,
+  });
+});

@@ -1,0 +1,105 @@
+// Runs the real `toolgate` binary as a child process, for tests of the command line and of startup and
+// shutdown as a user sees them.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+export const BIN = join(process.cwd(), 'bin', 'toolgate.js');
+
+export interface Finished {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export function runCli(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+  timeoutMs = 20000,
+): Promise<Finished> {
+  const child = spawnCli(args, env);
+  return finished(child, timeoutMs);
+}
+
+export function spawnCli(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): ChildProcess & { output: { stdout: string; stderr: string } } {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: process.cwd(),
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }) as ChildProcess & { output: { stdout: string; stderr: string } };
+  child.output = { stdout: '', stderr: '' };
+  child.stdout?.on('data', (c: Buffer) => (child.output.stdout += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (child.output.stderr += c.toString()));
+  return child;
+}
+
+export function finished(
+  child: ChildProcess & { output: { stdout: string; stderr: string } },
+  timeoutMs: number,
+): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      setImmediate(() =>
+        resolve({ code: child.exitCode, signal: child.signalCode, ...child.output }),
+      );
+      return;
+    }
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(
+        new Error(`process did not exit within ${timeoutMs} ms; stderr: ${child.output.stderr}`),
+      );
+    }, timeoutMs);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      // Let the pipes drain.
+      setImmediate(() => resolve({ code, signal, ...child.output }));
+    });
+  });
+}
+
+/** Waits until the child prints its JSON startup summary (from `--json`) on stderr. */
+export function waitForSummary(
+  child: ChildProcess & { output: { stdout: string; stderr: string } },
+  timeoutMs = 30000,
+): Promise<Record<string, string>> {
+  return new Promise((resolve, reject) => {
+    const deadline = setTimeout(
+      () => reject(new Error(`no startup summary; stderr: ${child.output.stderr}`)),
+      timeoutMs,
+    );
+    const check = () => {
+      const line = child.output.stderr
+        .split('\n')
+        .find((l) => l.startsWith('{') && l.includes('Url'));
+      if (line) {
+        clearTimeout(deadline);
+        child.stderr?.off('data', check);
+        resolve(JSON.parse(line) as Record<string, string>);
+      }
+    };
+    child.stderr?.on('data', check);
+    child.on('exit', () => {
+      clearTimeout(deadline);
+      reject(new Error(`exited before starting; stderr: ${child.output.stderr}`));
+    });
+    check();
+  });
+}
+
+/** A TCP port that was free a moment ago (for processes whose URLs must be known before they start). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

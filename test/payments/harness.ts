@@ -1,0 +1,134 @@
+// Builds the payment service for tests against SQLite (in memory) or PostgreSQL (own schema per run,
+// dropped afterwards). `forEachStore` runs a suite once per available store.
+import { describe, type TestContext } from 'node:test';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { loadConfig } from '../../src/config/load.js';
+import type { FrozenConfig } from '../../src/config/schema.js';
+import { createLogger } from '../../src/shared/log/logger.js';
+import { openSqlite } from '../../src/shared/db/sqlite.js';
+import { openPostgres } from '../../src/shared/db/postgres.js';
+import { runMigrations } from '../../src/shared/db/migrations.js';
+import type { Database } from '../../src/shared/db/types.js';
+import { buildPaymentsApp } from '../../src/payments/app.js';
+import { paymentMigrations } from '../../src/payments/storage/migrations.js';
+import { DATABASE_URL, dropSchema, skipWithoutPostgres, uniqueName } from '../helpers/infra.js';
+import { LogCapture } from '../helpers/capture.js';
+
+export const GATEWAY_SECRET = 'test-gateway-secret-0123456789';
+export const OPERATOR_TOKEN = 'test-operator-token-abcdefghij';
+export const BASE = '/payments/payment-order/v1';
+
+export type StoreKind = 'sqlite' | 'postgres';
+
+export interface Harness {
+  readonly app: FastifyInstance;
+  readonly db: Database;
+  readonly config: FrozenConfig;
+  readonly logs: LogCapture;
+  close(): Promise<void>;
+}
+
+export async function openHarness(
+  kind: StoreKind,
+  options: { overrides?: Record<string, unknown>; now?: () => Date; logLevel?: string } = {},
+): Promise<Harness> {
+  const schema = uniqueName('payments_test');
+  const config = loadConfig({
+    env: {},
+    overrides: {
+      logging: { level: 'warn' },
+      payments: {
+        identity: { sharedSecret: GATEWAY_SECRET },
+        operator: { tokens: [OPERATOR_TOKEN] },
+        ...(options.overrides ?? {}),
+      },
+    },
+  });
+  const db =
+    kind === 'sqlite'
+      ? openSqlite({ path: ':memory:' })
+      : await openPostgres({
+          url: DATABASE_URL ?? '',
+          schema,
+          poolSize: 25,
+          connectTimeoutMs: 5000,
+          statementTimeoutMs: 15000,
+        });
+  await runMigrations(db, 'payments', paymentMigrations);
+  const logs = new LogCapture();
+  const { logger } = createLogger({ level: options.logLevel ?? 'warn', destination: logs });
+  const app = await buildPaymentsApp({
+    config,
+    logger,
+    db,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  await app.ready();
+  return {
+    app,
+    db,
+    config,
+    logs,
+    async close() {
+      await app.close();
+      await db.close();
+      if (kind === 'postgres') await dropSchema(schema);
+    },
+  };
+}
+
+/** Runs `suite` once against SQLite and once against PostgreSQL (skipped without DATABASE_URL). */
+export function forEachStore(name: string, suite: (kind: StoreKind) => void): void {
+  describe(`${name} [sqlite]`, () => suite('sqlite'));
+  describe(`${name} [postgres]`, { skip: skipWithoutPostgres }, () => suite('postgres'));
+}
+
+export function userHeaders(
+  userId: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return { 'x-toolgate-gateway-key': GATEWAY_SECRET, 'x-user-id': userId, ...extra };
+}
+
+export function send(
+  h: Harness,
+  userId: string | undefined,
+  method: InjectOptions['method'],
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  return h.app.inject({
+    method,
+    url: path.startsWith('/') ? path : `${BASE}/${path}`,
+    headers: { ...(userId ? userHeaders(userId) : {}), ...headers },
+    ...(body !== undefined ? { payload: body as object } : {}),
+  });
+}
+
+/** A small valid payment record. */
+export function samplePayment(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    payerAccountReference: {
+      paymentInstructionAccount: { accountId: 'DE89370400440532013000', numberType: 'IBAN' },
+    },
+    payeeAccountReference: {
+      paymentInstructionAccount: { accountId: 'GB29NWBK60161331926819', numberType: 'IBAN' },
+    },
+    payeeReference: { involvedParty: { partyName: 'Ada Lovelace', partyType: 'PERSON' } },
+    paymentInstruction: {
+      amount: { instructedAmount: 125.5, instructedCurrency: 'EUR', amountType: 'PRINCIPAL' },
+      chargeBearer: 'SHAR',
+    },
+    paymentProcessingConfiguration: {
+      remittanceInfo: { type: 'UNSTRUCTURED', content: 'Invoice 42' },
+    },
+    ...overrides,
+  };
+}
+
+export function json(res: LightMyRequestResponse): Record<string, unknown> {
+  return res.json() as Record<string, unknown>;
+}
+
+export type { TestContext };

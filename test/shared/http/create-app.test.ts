@@ -1,0 +1,111 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHttpApp } from '../../../src/shared/http/create-app.js';
+import { createLogger } from '../../../src/shared/log/logger.js';
+import { LogCapture } from '../../helpers/capture.js';
+
+function build(readiness: { name: string; check(): Promise<void> }[] = []) {
+  const capture = new LogCapture();
+  const { logger } = createLogger({ level: 'info', destination: capture });
+  const app = createHttpApp({
+    logger,
+    bodyLimitBytes: 1024,
+    requestTimeoutMs: 5000,
+    keepAliveTimeoutMs: 5000,
+    readiness,
+  });
+  return { app, capture };
+}
+
+test('a well-formed incoming X-Request-Id is used, returned and logged', async () => {
+  const { app, capture } = build();
+  const response = await app.inject({
+    url: '/healthz',
+    headers: { 'x-request-id': 'req-abc.123' },
+  });
+  assert.equal(response.headers['x-request-id'], 'req-abc.123');
+  await app.close();
+  assert.ok(capture.records().some((r) => r.reqId === 'req-abc.123'));
+});
+
+test('a malformed X-Request-Id is replaced by a generated UUID', async () => {
+  const { app } = build();
+  for (const bad of ['has spaces', 'x'.repeat(129), 'semi;colon', '']) {
+    const response = await app.inject({ url: '/healthz', headers: { 'x-request-id': bad } });
+    const id = response.headers['x-request-id'];
+    assert.match(
+      String(id),
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+  }
+  await app.close();
+});
+
+test('/healthz answers ok; /readyz reports each store and fails when one is down or when draining', async () => {
+  let dbUp = true;
+  const { app } = build([
+    {
+      name: 'database',
+      check: async () => {
+        if (!dbUp) throw new Error('down');
+      },
+    },
+  ]);
+  assert.deepEqual((await app.inject({ url: '/healthz' })).json(), { status: 'ok' });
+  let ready = await app.inject({ url: '/readyz' });
+  assert.equal(ready.statusCode, 200);
+  assert.deepEqual(ready.json(), { status: 'ready', checks: { database: 'ok' } });
+  dbUp = false;
+  ready = await app.inject({ url: '/readyz' });
+  assert.equal(ready.statusCode, 503);
+  assert.deepEqual(ready.json(), { status: 'unavailable', checks: { database: 'unavailable' } });
+  dbUp = true;
+  app.drain.draining = true;
+  ready = await app.inject({ url: '/readyz' });
+  assert.equal(ready.statusCode, 503);
+  assert.deepEqual(ready.json(), { status: 'draining' });
+  await app.close();
+});
+
+test('client mistakes get problem+json 4xx without internals; unknown routes 404', async () => {
+  const { app } = build();
+  app.post('/json', async () => ({ ok: true }));
+  const notFound = await app.inject({ url: '/nope' });
+  assert.equal(notFound.statusCode, 404);
+  assert.equal(notFound.headers['content-type'], 'application/problem+json; charset=utf-8');
+  assert.equal(notFound.json().code, 'NOT_FOUND');
+
+  const badJson = await app.inject({
+    method: 'POST',
+    url: '/json',
+    headers: { 'content-type': 'application/json' },
+    payload: '{"a":',
+  });
+  assert.equal(badJson.statusCode, 400);
+  assert.equal(badJson.headers['content-type'], 'application/problem+json; charset=utf-8');
+  assert.equal(JSON.stringify(badJson.json()).includes('at '), false, 'no stack frames');
+
+  const tooLarge = await app.inject({
+    method: 'POST',
+    url: '/json',
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({ a: 'x'.repeat(2048) }),
+  });
+  assert.equal(tooLarge.statusCode, 413);
+  await app.close();
+});
+
+test('an unexpected error is a 500 problem quoting the request id, never the error message or stack', async () => {
+  const { app, capture } = build();
+  app.get('/boom', async () => {
+    throw new Error('secret internal detail at /srv/app/db.ts:42');
+  });
+  const response = await app.inject({ url: '/boom', headers: { 'x-request-id': 'boom-1' } });
+  assert.equal(response.statusCode, 500);
+  const body = response.json();
+  assert.equal(body.code, 'INTERNAL');
+  assert.match(body.detail, /boom-1/);
+  assert.equal(response.body.includes('secret internal detail'), false);
+  await app.close();
+  assert.ok(capture.text.includes('secret internal detail'), 'the error is logged for operators');
+});
