@@ -241,6 +241,22 @@ forEachStore('negative: every schema constraint via validatePayment', (kind) => 
     assert.equal(text.statusCode, 415);
   });
 
+  test('a __proto__ key anywhere in the body is refused with its pointer, not stored', async () => {
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/payments/payment-order/v1/payments/validate',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify(samplePayment()).replace(
+        /^\{/,
+        '{"customFields":{"note":"x","__proto__":false},',
+      ),
+    });
+    assert.equal(res.statusCode, 400);
+    const body = json(res);
+    assert.equal(body['code'], 'FORBIDDEN_PROPERTY_NAME');
+    assert.equal((body['errors'] as { pointer: string }[])[0]?.pointer, '/customFields/__proto__');
+  });
+
   const rules: {
     name: string;
     patch: (r: Record<string, unknown>) => Record<string, unknown>;

@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import type { Logger } from '../log/logger.js';
 import { requestIdFrom } from './request-id.js';
 import { problemType, sendProblem } from './problem.js';
+import { JsonBodyError, parseJsonBody } from './json-body.js';
 
 export interface ReadinessCheck {
   readonly name: string;
@@ -46,6 +47,15 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
 
   app.decorate('drain', { draining: false });
 
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as JsonBodyError, undefined);
+    }
+  });
+
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
   });
@@ -81,6 +91,18 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   );
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
+    if (error instanceof JsonBodyError) {
+      return sendProblem(reply, {
+        type: problemType(error.code),
+        title: 'Bad Request',
+        status: 400,
+        code: error.code,
+        detail: error.message,
+        ...(error.pointer === undefined
+          ? {}
+          : { errors: [{ pointer: error.pointer, code: error.code, message: error.message }] }),
+      });
+    }
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 400 && status < 500) {
       return sendProblem(reply, {

@@ -109,3 +109,47 @@ test('an unexpected error is a 500 problem quoting the request id, never the err
   await app.close();
   assert.ok(capture.text.includes('secret internal detail'), 'the error is logged for operators');
 });
+
+test('JSON bodies: syntax errors and prototype-poisoning keys are 400 problems naming the problem', async () => {
+  const { app } = build();
+  app.post('/echo', async (req) => req.body);
+  const post = (payload: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/echo',
+      headers: { 'content-type': 'application/json' },
+      payload,
+    });
+
+  const ok = await post('{"a":{"constructor":"x","list":[1,{"b":2}]}}');
+  assert.equal(ok.statusCode, 200);
+  assert.deepEqual(ok.json(), { a: { constructor: 'x', list: [1, { b: 2 }] } });
+
+  const broken = await post('{"a":');
+  assert.equal(broken.statusCode, 400);
+  assert.equal(broken.headers['content-type'], 'application/problem+json; charset=utf-8');
+  assert.equal(broken.json().code, 'INVALID_JSON');
+  assert.match(broken.json().detail, /not valid JSON/);
+
+  const empty = await post('  ');
+  assert.equal(empty.statusCode, 400);
+  assert.equal(empty.json().code, 'INVALID_JSON');
+
+  const proto = await post('{"a":[{"ok":1},{"x~/y":{"__proto__":{"admin":true}}}]}');
+  assert.equal(proto.statusCode, 400);
+  assert.equal(proto.json().code, 'FORBIDDEN_PROPERTY_NAME');
+  assert.deepEqual(proto.json().errors, [
+    {
+      pointer: '/a/1/x~0~1y/__proto__',
+      code: 'FORBIDDEN_PROPERTY_NAME',
+      message: 'property name "__proto__" is not allowed (at /a/1/x~0~1y/__proto__)',
+    },
+  ]);
+
+  const ctor = await post('{"constructor":{"prototype":{"polluted":1}}}');
+  assert.equal(ctor.statusCode, 400);
+  assert.equal(ctor.json().errors[0].pointer, '/constructor/prototype');
+  assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
+  assert.equal(({} as Record<string, unknown>)['admin'], undefined);
+  await app.close();
+});
