@@ -1,0 +1,104 @@
+// The pooled backend client: response-size cap (declared and streamed), timeouts and connection
+// failures come back as values; none of them may surface as an unhandled error event.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BackendClient } from '../../../src/gateway/upstream/backend-client.js';
+
+const MAX = 1024;
+const uncaught: unknown[] = [];
+const onUncaught = (error: unknown) => uncaught.push(error);
+process.on('uncaughtException', onUncaught);
+
+const server: Server = createServer((req, res) => {
+  if (req.url === '/declared-too-large') {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': MAX * 4 });
+    res.write('x'.repeat(MAX * 2)); // never finishes: the client must not wait for the rest
+    return;
+  }
+  if (req.url === '/streamed-too-large') {
+    res.writeHead(200, { 'content-type': 'application/json' }); // chunked, no length
+    res.write('['.padEnd(MAX - 10, ' '));
+    setTimeout(() => res.end(' '.repeat(MAX * 3) + ']'), 20);
+    return;
+  }
+  if (req.url === '/slow') {
+    setTimeout(() => res.end('{}'), 2000).unref();
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ ok: true, path: req.url }));
+});
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+function client(baseUrl = origin, totalMs = 500): BackendClient {
+  return new BackendClient({
+    name: 'test',
+    baseUrl,
+    maxResponseBytes: MAX,
+    connections: 4,
+    timeouts: { connectMs: 300, headersMs: totalMs, totalMs },
+    injectHeaders: {},
+  });
+}
+const get = (path: string) => ({ method: 'GET', path, headers: {}, body: undefined });
+
+after(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  process.off('uncaughtException', onUncaught);
+});
+
+test('a normal JSON answer comes back with status, content type and body text', async () => {
+  const c = client();
+  const outcome = await c.send(get('/ok'));
+  assert.deepEqual(outcome, {
+    kind: 'response',
+    status: 200,
+    contentType: 'application/json',
+    body: '{"ok":true,"path":"/ok"}',
+  });
+  await c.close();
+});
+
+test('a declared Content-Length above the cap is refused without reading it, and nothing is thrown', async () => {
+  const c = client();
+  const outcome = await c.send(get('/declared-too-large'));
+  assert.equal(outcome.kind, 'failure');
+  assert.equal(outcome.kind === 'failure' && outcome.reason, 'too-large');
+  await new Promise((resolve) => setTimeout(resolve, 50)); // let any late error event fire
+  assert.deepEqual(uncaught, []);
+  await c.close();
+});
+
+test('a chunked body that grows past the cap is cut off, and nothing is thrown', async () => {
+  const c = client();
+  const outcome = await c.send(get('/streamed-too-large'));
+  assert.equal(outcome.kind === 'failure' && outcome.reason, 'too-large');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.deepEqual(uncaught, []);
+  // The pool is still usable afterwards.
+  assert.equal((await c.send(get('/ok'))).kind, 'response');
+  await c.close();
+});
+
+test('a backend slower than the total timeout gives a timeout failure', async () => {
+  const c = client(origin, 100);
+  const outcome = await c.send(get('/slow'));
+  assert.equal(outcome.kind === 'failure' && outcome.reason, 'timeout');
+  await c.close();
+});
+
+test('a refused connection gives an unavailable failure that says nothing was sent', async () => {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise((resolve) => probe.close(resolve));
+  const c = client(`http://127.0.0.1:${port}`);
+  const outcome = await c.send(get('/ok'));
+  assert.equal(outcome.kind === 'failure' && outcome.reason, 'unavailable');
+  assert.match(outcome.kind === 'failure' ? outcome.message : '', /Nothing was sent/);
+  await c.close();
+});
