@@ -87,6 +87,16 @@ export const GatewaySchema = Type.Object(
       },
     ),
     rateLimit: RateLimitConfigSchema,
+    metrics: Type.Object(
+      {
+        enabled: Type.Boolean({
+          default: true,
+          description: 'serve Prometheus metrics (process and rate limiter) at `path`',
+        }),
+        path: Type.String({ pattern: '^/[A-Za-z0-9/_.-]{0,127}$', default: '/metrics' }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     ...GatewayMcpProperties,
   },
   { additionalProperties: false, default: {} },

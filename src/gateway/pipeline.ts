@@ -1,7 +1,7 @@
 // Builds the gateway's request pipeline from configuration: subscription keys, user JWTs, quotas,
 // the tool security class and identity forwarding, plus the routes that go with them (RFC 9728
 // protected-resource metadata, the gateway's JWKS for identity assertions, the development identity
-// provider). Plugged into the MCP endpoint's seams by openGatewayService.
+// provider, Prometheus metrics). Plugged into the MCP endpoint's seams by openGatewayService.
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
@@ -22,6 +22,7 @@ import { devIdpRoutes } from './auth/dev-idp/routes.js';
 import { DEV_IDP_PATH, resolveIdentitySettings } from './auth/settings.js';
 import { createRateLimiter } from './ratelimit/limiter.js';
 import { parseRateLimitConfig } from './ratelimit/config.js';
+import { createGatewayMetrics } from './metrics.js';
 import { Admission, type Refusal } from './admission/admission.js';
 import { identityHeaders } from './forwarding/identity.js';
 import { GatewayError } from './errors.js';
@@ -64,7 +65,13 @@ export async function createGatewayPipeline(
     redis: Record<string, unknown>;
   };
   rateLimit.redis = { ...rateLimit.redis, url: rateLimit.redis.url ?? config.gateway.redis.url };
-  const limiter = createRateLimiter(parseRateLimitConfig(rateLimit), { logger });
+  const metrics = config.gateway.metrics.enabled
+    ? createGatewayMetrics(config.gateway.metrics.path)
+    : undefined;
+  const limiter = createRateLimiter(parseRateLimitConfig(rateLimit), {
+    logger,
+    ...(metrics ? { metrics: metrics.rateLimit } : {}),
+  });
   await limiter.ready(2000);
   const admission = new Admission({
     keys,
@@ -144,6 +151,7 @@ export async function createGatewayPipeline(
       if (signer) app.get(GATEWAY_JWKS_PATH, async () => signer.publicJwks());
     },
   ];
+  if (metrics) plugins.push(metrics.routes);
   if (settings.devIdp.enabled) {
     const idp = await createDevIdp({ dataDir: config.dataDir });
     const routes = devIdpRoutes(idp, { issuer: settings.devIdp.issuer });
@@ -158,6 +166,7 @@ export async function createGatewayPipeline(
     async close() {
       verifier?.close();
       await limiter.close();
+      metrics?.close();
     },
   };
 }

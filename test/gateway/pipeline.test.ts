@@ -56,6 +56,7 @@ describe('gateway pipeline', () => {
   async function build(
     identity: Record<string, unknown>,
     rateLimit: Record<string, unknown> = {},
+    metrics: Record<string, unknown> = {},
   ): Promise<Built> {
     const config = loadConfig({
       env: {},
@@ -69,6 +70,7 @@ describe('gateway pipeline', () => {
             jwt: { issuer: ISSUER, audience: AUDIENCE, staticKeys: [{ jwk }], forwardClaims: {} },
           },
           rateLimit,
+          metrics,
         },
       },
     });
@@ -290,6 +292,30 @@ describe('gateway pipeline', () => {
       assert.equal(error.data.scope, 'ip');
       assert.equal(error.data.limit, 3);
       assert.equal(over.json().id, 7);
+
+      // The decisions are counted on /metrics (labels: outcome and source only, never the key or IP).
+      const metrics = await built.app.inject({ method: 'GET', url: '/metrics' });
+      assert.equal(metrics.statusCode, 200);
+      assert.match(String(metrics.headers['content-type']), /^text\/plain; version=0\.0\.4/);
+      assert.match(
+        metrics.body,
+        /^toolgate_ratelimit_decisions_total\{outcome="allowed",source="memory"\} 3$/m,
+      );
+      assert.match(
+        metrics.body,
+        /^toolgate_ratelimit_decisions_total\{outcome="rejected",source="memory"\} 1$/m,
+      );
+      assert.match(metrics.body, /^process_cpu_user_seconds_total /m);
+      assert.ok(!metrics.body.includes(built.key.slice(-8)), 'no key material in metrics');
+    } finally {
+      await close(built);
+    }
+  });
+
+  test('gateway.metrics.enabled: false serves no /metrics', async () => {
+    const built = await build({ mode: 'headers' }, {}, { enabled: false });
+    try {
+      assert.equal((await built.app.inject({ method: 'GET', url: '/metrics' })).statusCode, 404);
     } finally {
       await close(built);
     }
