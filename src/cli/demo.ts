@@ -102,10 +102,24 @@ export async function demoAccess(config: FrozenConfig): Promise<DemoAccess> {
 }
 
 /** The client configuration block (`mcpServers`) MCP clients accept. */
-export function mcpServersBlock(access: DemoAccess): Record<string, unknown> {
+export function mcpServersBlock(
+  access: Pick<DemoAccess, 'mcpUrl' | 'subscriptionKey' | 'sampleToken'>,
+  serverName = 'toolgate',
+): Record<string, unknown> {
   const headers: Record<string, string> = { 'Ocp-Apim-Subscription-Key': access.subscriptionKey };
   if (access.sampleToken !== null) headers.Authorization = `Bearer ${access.sampleToken}`;
-  return { mcpServers: { toolgate: { url: access.mcpUrl, headers } } };
+  return { mcpServers: { [serverName]: { url: access.mcpUrl, headers } } };
+}
+
+/** The demo subscription key `toolgate start` keeps in <dataDir>/demo-secrets.json, if there is one. */
+export async function readDemoSubscriptionKey(dataDir: string): Promise<string | undefined> {
+  try {
+    const secrets = JSON.parse(await readFile(join(dataDir, SECRETS_FILE), 'utf8')) as DemoSecrets;
+    return typeof secrets.subscriptionKey === 'string' ? secrets.subscriptionKey : undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
 }
 
 async function readSecrets(dataDir: string): Promise<DemoSecrets> {

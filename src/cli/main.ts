@@ -9,6 +9,7 @@ import { keysCommand } from './commands/keys.js';
 import { tokenCommand } from './commands/token.js';
 import { bankDirectoryCommand } from './commands/bank-directory.js';
 import { toolsCommand } from './commands/tools.js';
+import { clientConfigCommand } from './commands/client-config.js';
 
 const COMMANDS: readonly Command[] = [
   serveCommand({
@@ -28,6 +29,7 @@ const COMMANDS: readonly Command[] = [
   }),
   keysCommand,
   tokenCommand,
+  clientConfigCommand,
   bankDirectoryCommand,
   toolsCommand,
 ];

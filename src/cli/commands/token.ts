@@ -1,6 +1,7 @@
 // `toolgate token --sub alice [--ttl 3600] [--claim k=v]`: mint a user token from the development
 // identity provider (the key under dataDir), valid at the gateway configured by the same file.
 import { loadConfig } from '../../config/load.js';
+import type { FrozenConfig } from '../../config/schema.js';
 import { createDevIdp } from '../../gateway/auth/dev-idp/idp.js';
 import { resolveIdentitySettings } from '../../gateway/auth/settings.js';
 import { COMMON_OPTIONS, UsageError, parseCommandArgs } from '../args.js';
@@ -38,11 +39,9 @@ export const tokenCommand: Command = {
       return 0;
     }
     const sub = values.sub;
-    if (sub === undefined || !/^[^\s]{1,255}$/.test(sub))
-      throw new UsageError('--sub SUBJECT is required (1-255 visible characters)');
-    const ttl = values.ttl === undefined ? 3600 : Number(values.ttl);
-    if (!Number.isInteger(ttl) || ttl < 60 || ttl > 86400)
-      throw new UsageError('--ttl must be an integer between 60 and 86400');
+    if (sub === undefined) throw new UsageError('--sub SUBJECT is required');
+    checkSubject(sub);
+    const ttl = parseTtl(values.ttl);
     const claims: Record<string, string> = {};
     for (const pair of values.claim ?? []) {
       const at = pair.indexOf('=');
@@ -50,25 +49,11 @@ export const tokenCommand: Command = {
       claims[pair.slice(0, at)] = pair.slice(at + 1);
     }
     const config = loadConfig({ configPath: values.config, env: context.env });
-    const settings = resolveIdentitySettings(config);
-    if (!settings.devIdp.enabled) {
-      throw new UsageError(
-        'the development identity provider is disabled in this configuration (gateway.auth.devIdentityProvider.enabled)',
-      );
-    }
-    const idp = await createDevIdp({ dataDir: config.dataDir });
-    const audience = settings.jwt?.audience ?? settings.mcpUrl;
-    const token = await idp.mintToken({
-      sub,
-      ttlSeconds: ttl,
-      claims,
-      audience,
-      issuer: settings.devIdp.issuer,
-    });
+    const { token, issuer, audience } = await mintDevToken(config, { sub, ttl, claims });
     if (values.json === true) {
       const expiresAt = new Date(Date.now() + ttl * 1000).toISOString();
       context.stdout.write(
-        `${JSON.stringify({ token, subject: sub, issuer: settings.devIdp.issuer, audience, expiresAt }, null, 2)}\n`,
+        `${JSON.stringify({ token, subject: sub, issuer, audience, expiresAt }, null, 2)}\n`,
       );
     } else {
       context.stdout.write(`${token}\n`);
@@ -76,3 +61,41 @@ export const tokenCommand: Command = {
     return 0;
   },
 };
+
+/** `--sub`: 1-255 visible characters. */
+export function checkSubject(sub: string): void {
+  if (!/^[^\s]{1,255}$/.test(sub))
+    throw new UsageError('--sub SUBJECT must be 1-255 visible characters');
+}
+
+/** `--ttl`: seconds, 60-86400, default 3600. */
+export function parseTtl(value: string | undefined): number {
+  const ttl = value === undefined ? 3600 : Number(value);
+  if (!Number.isInteger(ttl) || ttl < 60 || ttl > 86400)
+    throw new UsageError('--ttl must be an integer between 60 and 86400');
+  return ttl;
+}
+
+/** Mints a token from the development identity provider, valid at the gateway `config` describes. */
+export async function mintDevToken(
+  config: FrozenConfig,
+  request: { sub: string; ttl: number; claims?: Record<string, string> },
+): Promise<{ token: string; issuer: string; audience: string }> {
+  const settings = resolveIdentitySettings(config);
+  if (!settings.devIdp.enabled) {
+    throw new UsageError(
+      'the development identity provider is disabled in this configuration (gateway.auth.devIdentityProvider.enabled)',
+    );
+  }
+  const idp = await createDevIdp({ dataDir: config.dataDir });
+  const audience = settings.jwt?.audience ?? settings.mcpUrl;
+  const issuer = settings.devIdp.issuer;
+  const token = await idp.mintToken({
+    sub: request.sub,
+    ttlSeconds: request.ttl,
+    claims: request.claims ?? {},
+    audience,
+    issuer,
+  });
+  return { token, issuer, audience };
+}

@@ -1,0 +1,100 @@
+// `toolgate client-config` (DESIGN.md, CLI contract) through the real binary: the block it prints is
+// accepted by the running gateway, and keys the gateway would refuse are refused here first.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createJwtVerifier } from '../../src/gateway/auth/jwt/verify.js';
+import { createDevIdp } from '../../src/gateway/auth/dev-idp/idp.js';
+import { runCli } from '../helpers/process.js';
+
+interface Block {
+  mcpServers: Record<string, { url: string; headers: Record<string, string> }>;
+}
+
+async function createKey(env: Record<string, string>, environment = 'development') {
+  const created = await runCli(
+    ['keys', 'create', '--app', 'agent', '--env', environment, '--json'],
+    env,
+  );
+  assert.equal(created.code, 0, created.stderr);
+  return JSON.parse(created.stdout) as { primaryKey: string; subscriptionId: string };
+}
+
+test('client-config: --key and --sub give a block with the MCP URL, the key and a valid token', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-client-config-'));
+  const env = { TOOLGATE_DATA_DIR: dataDir };
+  const { primaryKey } = await createKey(env);
+  const out = await runCli(
+    ['client-config', '--key', primaryKey, '--sub', 'carol', '--name', 'payments'],
+    env,
+  );
+  assert.equal(out.code, 0, out.stderr);
+  const block = JSON.parse(out.stdout) as Block;
+  const server = block.mcpServers['payments'];
+  assert.equal(server?.url, 'http://127.0.0.1:8080/mcp');
+  assert.equal(server?.headers['Ocp-Apim-Subscription-Key'], primaryKey);
+  const bearer = server?.headers['Authorization'] ?? '';
+  assert.match(bearer, /^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
+
+  // The token verifies against the development identity provider's key, for the gateway's audience.
+  const idp = await createDevIdp({ dataDir });
+  const verifier = createJwtVerifier({
+    issuer: 'http://127.0.0.1:8080/dev-idp',
+    audience: 'http://127.0.0.1:8080/mcp',
+    staticKeys: [{ jwk: idp.jwks().keys[0] as Record<string, unknown> }],
+  });
+  const user = await verifier.verify(bearer.slice('Bearer '.length));
+  verifier.close();
+  assert.equal(user.subject, 'carol');
+});
+
+test('client-config: without --key it uses the demo key; without --sub/--token no Authorization', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-client-config-'));
+  const env = { TOOLGATE_DATA_DIR: dataDir };
+  const none = await runCli(['client-config'], env);
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /no --key given and no demo key/);
+
+  const { primaryKey } = await createKey(env);
+  writeFileSync(
+    join(dataDir, 'demo-secrets.json'),
+    JSON.stringify({ subscriptionKey: primaryKey }),
+  );
+  const out = await runCli(['client-config', '--json'], env);
+  assert.equal(out.code, 0, out.stderr);
+  const server = (JSON.parse(out.stdout) as Block).mcpServers['toolgate'];
+  assert.deepEqual(server?.headers, { 'Ocp-Apim-Subscription-Key': primaryKey });
+});
+
+test('client-config: unknown, suspended and other-environment keys are refused, masked', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-client-config-'));
+  const env = { TOOLGATE_DATA_DIR: dataDir };
+  const unknown = await runCli(
+    ['client-config', '--key', 'tgk_unknownunknownunknown0000wxyz'],
+    env,
+  );
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /the key …wxyz is not known to this gateway/);
+  assert.ok(!unknown.stderr.includes('tgk_unknown'), 'the key is masked');
+
+  const staging = await createKey(env, 'staging');
+  const other = await runCli(['client-config', '--key', staging.primaryKey], env);
+  assert.equal(other.code, 2);
+  assert.match(other.stderr, /is for staging, this gateway serves development/);
+
+  const dev = await createKey(env);
+  const suspend = await runCli(['keys', 'suspend', '--id', dev.subscriptionId], env);
+  assert.equal(suspend.code, 0, suspend.stderr);
+  const suspended = await runCli(['client-config', '--key', dev.primaryKey], env);
+  assert.equal(suspended.code, 2);
+  assert.match(suspended.stderr, /belongs to a suspended subscription/);
+
+  const both = await runCli(
+    ['client-config', '--key', dev.primaryKey, '--sub', 'a', '--token', 'a.b.c'],
+    env,
+  );
+  assert.equal(both.code, 2);
+  assert.match(both.stderr, /either --sub or --token/);
+});
