@@ -19,7 +19,7 @@ export function createGatewayMetrics(path: string): GatewayMetrics {
   return {
     rateLimit: createPromRateLimitMetrics(registry),
     routes: async (app) => {
-      app.get(path, async (_req, reply) =>
+      app.get(path, { logLevel: 'warn' }, async (_req, reply) =>
         reply
           .header('Cache-Control', 'no-store')
           .type(registry.contentType)

@@ -38,6 +38,7 @@ interface Built {
   pipeline: GatewayPipeline;
   key: string;
   restrictedKey: string;
+  logs: LogCapture;
 }
 
 describe('gateway pipeline', () => {
@@ -77,7 +78,8 @@ describe('gateway pipeline', () => {
     const db = openSqlite({ path: ':memory:' });
     await runMigrations(db, 'gateway', gatewayMigrations);
     await runMigrations(db, 'subscriptions', subscriptionMigrations);
-    const { logger } = createLogger({ level: 'warn', destination: new LogCapture() });
+    const logs = new LogCapture();
+    const { logger } = createLogger({ level: 'info', destination: logs });
     const pipeline = await createGatewayPipeline(config, logger, { db });
     const app = await buildGatewayApp({ config, logger, db, hooks: pipeline });
     const store = new SubscriptionStore(db);
@@ -90,7 +92,7 @@ describe('gateway pipeline', () => {
         tools: ['fetchBankDetails'],
       })
     ).primaryKey;
-    return { app, db, pipeline, key, restrictedKey };
+    return { app, db, pipeline, key, restrictedKey, logs };
   }
 
   async function close(built: Built) {
@@ -247,6 +249,80 @@ describe('gateway pipeline', () => {
     }
   });
 
+  test('each MCP request leaves one access line naming method, tool, backend and upstream outcome, without credentials', async () => {
+    const built = await build({ mode: 'headers', sharedSecret: SHARED });
+    try {
+      const bearer = await token('alice');
+      const headers = { 'ocp-apim-subscription-key': built.key, authorization: `Bearer ${bearer}` };
+      const ok = await call(built.app, { ...headers, 'x-request-id': 'log-ok' }, 'tools/call', {
+        name: 'getMyAccountBalance',
+        arguments: {},
+      });
+      assert.equal(ok.statusCode, 200, ok.body);
+      const invalid = await call(
+        built.app,
+        { ...headers, 'x-request-id': 'log-bad' },
+        'tools/call',
+        {
+          name: 'getPayment',
+          arguments: {},
+        },
+      );
+      assert.equal(invalid.json().result.isError, true);
+      const unknown = await call(
+        built.app,
+        { ...headers, 'x-request-id': 'log-unknown' },
+        'tools/call',
+        {
+          name: 'noSuchTool',
+          arguments: {},
+        },
+      );
+      assert.equal(unknown.json().error.code, -32602);
+
+      const lines = (id: string) => built.logs.records().filter((r) => r.reqId === id);
+      assert.equal(lines('log-ok').length, 1);
+      assert.deepEqual(
+        pick(lines('log-ok')[0], [
+          'msg',
+          'method',
+          'url',
+          'status',
+          'rpcMethod',
+          'tool',
+          'backend',
+          'upstream',
+          'toolError',
+        ]),
+        {
+          msg: 'request',
+          method: 'POST',
+          url: '/mcp',
+          status: 200,
+          rpcMethod: 'tools/call',
+          tool: 'getMyAccountBalance',
+          backend: 'fixture',
+          upstream: 200,
+        },
+      );
+      assert.equal(typeof lines('log-ok')[0]?.upstreamMs, 'number');
+      assert.equal(typeof lines('log-ok')[0]?.ms, 'number');
+      assert.deepEqual(
+        pick(lines('log-bad')[0], ['tool', 'upstream', 'toolError']),
+        { tool: 'getPayment', toolError: true },
+        'invalid arguments: the tool is named, the backend was not called',
+      );
+      assert.deepEqual(pick(lines('log-unknown')[0], ['status', 'rpcError', 'tool']), {
+        status: 200,
+        rpcError: -32602,
+      });
+      assert.equal(built.logs.text.includes(built.key), false, 'no subscription key');
+      assert.equal(built.logs.text.includes(bearer), false, 'no user token');
+    } finally {
+      await close(built);
+    }
+  });
+
   test('a subscription sees and calls only its own tools', async () => {
     const built = await build({ mode: 'headers' });
     try {
@@ -321,3 +397,9 @@ describe('gateway pipeline', () => {
     }
   });
 });
+
+function pick(record: Record<string, unknown> | undefined, keys: readonly string[]) {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (record?.[k] !== undefined) out[k] = record[k];
+  return out;
+}

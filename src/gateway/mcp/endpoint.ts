@@ -15,6 +15,7 @@ import {
   type JsonRpcId,
   type JsonRpcResponse,
 } from './protocol.js';
+import { addLogFields } from '../../shared/http/access-log.js';
 import { stringifyWithRaw } from './raw-json.js';
 import type { Authenticator, RequestContext } from './request-context.js';
 
@@ -161,10 +162,12 @@ async function handleSingle(
       : undefined;
   const metaVersion = meta?.[META_PROTOCOL_VERSION];
   const headerVersion = header(req, 'mcp-protocol-version');
+  addLogFields(req, { rpcMethod: method.slice(0, 64) });
   const trace = {
     traceparent: header(req, 'traceparent'),
     tracestate: header(req, 'tracestate'),
     log: req.log,
+    annotate: (fields: Readonly<Record<string, unknown>>) => addLogFields(req, fields),
   };
 
   const modern =
@@ -333,6 +336,8 @@ function header(req: FastifyRequest, name: string): string | undefined {
 
 function send(reply: FastifyReply, outcome: Dispatched): FastifyReply {
   if (outcome.headers) reply.headers(outcome.headers);
+  if ('error' in outcome.response)
+    addLogFields(reply.request, { rpcError: outcome.response.error.code });
   return reply
     .code(outcome.status)
     .type('application/json')

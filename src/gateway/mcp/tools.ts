@@ -28,6 +28,8 @@ export interface CallTrace {
   readonly traceparent?: string | undefined;
   readonly tracestate?: string | undefined;
   readonly log?: FastifyBaseLogger | undefined;
+  /** Adds fields to the request's access line (tool, backend, upstream outcome and time). */
+  readonly annotate?: ((fields: Readonly<Record<string, unknown>>) => void) | undefined;
 }
 
 export class ToolService {
@@ -57,6 +59,17 @@ export class ToolService {
     version: string,
     trace: CallTrace = {},
   ): Promise<CallToolResult> {
+    const result = await this.callTool(context, params, version, trace);
+    if (result.isError === true) trace.annotate?.({ toolError: true });
+    return result;
+  }
+
+  private async callTool(
+    context: RequestContext,
+    params: Record<string, unknown>,
+    version: string,
+    trace: CallTrace,
+  ): Promise<CallToolResult> {
     const name = params.name;
     if (typeof name !== 'string' || name === '')
       throw new GatewayError('INVALID_PARAMS', 'Invalid params: "name" must be a non-empty string');
@@ -66,6 +79,7 @@ export class ToolService {
     await this.options.directory.refresh();
     const tool = this.options.directory.find(name, (n) => subscriptionAllows(context, n));
     if (!tool) throw new GatewayError('UNKNOWN_TOOL', `Unknown tool: ${name}`);
+    trace.annotate?.({ tool: tool.name, backend: tool.backend });
     await this.options.guard(context, tool);
 
     const problems = this.options.validator.validate(tool, args);
@@ -95,15 +109,10 @@ export class ToolService {
       headers.tracestate = trace.tracestate;
     const started = process.hrtime.bigint();
     const outcome = await client.send({ ...request, headers });
-    trace.log?.info(
-      {
-        tool: tool.name,
-        backend: tool.backend,
-        outcome: outcome.kind === 'response' ? outcome.status : outcome.reason,
-        ms: Number(process.hrtime.bigint() - started) / 1e6,
-      },
-      'tool call',
-    );
+    trace.annotate?.({
+      upstream: outcome.kind === 'response' ? outcome.status : outcome.reason,
+      upstreamMs: Math.round(Number(process.hrtime.bigint() - started) / 1e3) / 1e3,
+    });
     const result = mapOutcome(outcome, {
       structured: hasStructuredContent(version),
       hide: this.options.hidden,

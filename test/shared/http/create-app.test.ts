@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { addLogFields } from '../../../src/shared/http/access-log.js';
 import { createHttpApp } from '../../../src/shared/http/create-app.js';
 import { createLogger } from '../../../src/shared/log/logger.js';
 import { LogCapture } from '../../helpers/capture.js';
@@ -19,13 +20,52 @@ function build(readiness: { name: string; check(): Promise<void> }[] = []) {
 
 test('a well-formed incoming X-Request-Id is used, returned and logged', async () => {
   const { app, capture } = build();
+  app.get('/thing', async () => ({ ok: true }));
   const response = await app.inject({
-    url: '/healthz',
+    url: '/thing',
     headers: { 'x-request-id': 'req-abc.123' },
   });
   assert.equal(response.headers['x-request-id'], 'req-abc.123');
   await app.close();
   assert.ok(capture.records().some((r) => r.reqId === 'req-abc.123'));
+});
+
+test('each request leaves exactly one access line, with status, duration and the fields handlers added', async () => {
+  const { app, capture } = build();
+  app.get('/thing/:id', async (req) => {
+    addLogFields(req, { tool: 'getThing' });
+    addLogFields(req, { upstream: 200 });
+    return { ok: true };
+  });
+  await app.inject({ url: '/thing/7?page=2', headers: { 'x-request-id': 'req-one' } });
+  await app.inject({ url: '/nope', headers: { 'x-request-id': 'req-two' } });
+  await app.close();
+  const one = capture.records().filter((r) => r.reqId === 'req-one');
+  assert.equal(one.length, 1, 'one line for the request, not incoming + completed');
+  assert.equal(one[0]?.msg, 'request');
+  assert.equal(one[0]?.method, 'GET');
+  assert.equal(one[0]?.url, '/thing/7?page=2');
+  assert.equal(one[0]?.status, 200);
+  assert.equal(typeof one[0]?.ms, 'number');
+  assert.equal(one[0]?.tool, 'getThing');
+  assert.equal(one[0]?.upstream, 200);
+  const two = capture.records().filter((r) => r.reqId === 'req-two');
+  assert.deepEqual(
+    two.map((r) => [r.msg, r.status, r.tool]),
+    [['request', 404, undefined]],
+    'fields of one request never leak into another',
+  );
+});
+
+test('probes (/healthz, /readyz) leave no access line', async () => {
+  const { app, capture } = build();
+  await app.inject({ url: '/healthz' });
+  await app.inject({ url: '/readyz' });
+  await app.close();
+  assert.deepEqual(
+    capture.records().filter((r) => r.msg === 'request'),
+    [],
+  );
 });
 
 test('a malformed X-Request-Id is replaced by a generated UUID', async () => {
