@@ -14,8 +14,9 @@
 // Usage (after `npx tsc -p .`):
 //   node bench/gateway/production.mjs [--duration 10] [--connections 32] [--users 1000]
 //                                     [--limiter memory|redis] [--postgres] [--profile DIR]
+//                                     [--log-level info]
 // --limiter redis keeps the quotas in Redis (REDIS_URL, default redis://127.0.0.1:6379);
-// --postgres puts both services' stores in PostgreSQL (DATABASE_URL, default postgres://127.0.0.1:5432/test).
+// --postgres puts both services' stores in PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test).
 // --profile DIR writes a V8 CPU profile of the gateway process there (open it in Chrome DevTools).
 // CPU per request is read from /proc/<pid>/stat of each service process (Linux only).
 import { spawn } from 'node:child_process';
@@ -38,10 +39,11 @@ const duration = Number(option('duration', '10'));
 const connections = Number(option('connections', '32'));
 const userCount = Number(option('users', '1000'));
 const limiter = option('limiter', 'memory');
+const logLevel = option('log-level', 'info');
 if (limiter !== 'memory' && limiter !== 'redis')
   throw new Error('--limiter must be memory or redis');
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const databaseUrl = process.env.DATABASE_URL ?? 'postgres://127.0.0.1:5432/test';
+const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 const { paymentServiceBackends } = await import(dist('src/config/gateway-mcp.js'));
 const { loadConfig } = await import(dist('src/config/load.js'));
@@ -65,7 +67,7 @@ const schema = `bench_${process.pid}`;
 const config = {
   environment: 'development',
   dataDir,
-  logging: { level: 'info' },
+  logging: { level: logLevel },
   gateway: {
     host: '127.0.0.1',
     port: gatewayPort,
@@ -294,7 +296,7 @@ try {
   const f = (n, d = 2) => n.toFixed(d);
   console.log(
     `\nnode ${process.version}, ${connections} connections, ${duration} s per run, ${userCount} users, ` +
-      `limiter ${limiter}, stores ${flag('postgres') ? 'PostgreSQL' : 'SQLite'}, logs info\n`,
+      `limiter ${limiter}, stores ${flag('postgres') ? 'PostgreSQL' : 'SQLite'}, logs ${logLevel}\n`,
   );
   console.log('| run | req/s | p50 ms | p99 ms |');
   console.log('|---|---:|---:|---:|');
