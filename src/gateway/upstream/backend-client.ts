@@ -1,7 +1,6 @@
 // One pooled keep-alive HTTP client per backend (undici Pool): connect, headers and total timeouts, no
 // redirects followed, a cap on the response size. Failures come back as values, never thrown.
-import type { Readable } from 'node:stream';
-import { Pool, errors } from 'undici';
+import { Pool, errors, type Dispatcher } from 'undici';
 import type { BackendConfig } from '../../config/gateway-mcp.js';
 import type { BackendRequest } from './build-request.js';
 
@@ -48,40 +47,81 @@ export class BackendClient {
     return this.settings.injectHeaders;
   }
 
-  async send(request: BackendRequest): Promise<BackendOutcome> {
+  /**
+   * Sends one request. Uses undici's handler-level `dispatch` API rather than `request`: the response body
+   * is collected straight from the parser's chunks, without a stream object and an AbortSignal per call
+   * (≈ 30 % less client CPU per call, bench/gateway/README.md). The total timeout and the size cap abort
+   * the request through its controller; a request still queued in the pool when its time is up is
+   * aborted as soon as the pool would start it, so it never reaches the backend late.
+   */
+  send(request: BackendRequest): Promise<BackendOutcome> {
     const { totalMs } = this.settings.timeouts;
-    // One plain timer per call: cheaper than AbortSignal.timeout on the hot path.
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), totalMs);
-    const signal = controller.signal;
-    try {
-      const response = await this.pool.request({
-        method: request.method as 'GET',
+    const max = this.settings.maxResponseBytes;
+    return new Promise<BackendOutcome>((resolve) => {
+      let controller: Dispatcher.DispatchController | undefined;
+      let settled = false;
+      let timedOut = false;
+      let status = 0;
+      let contentType = '';
+      let size = 0;
+      const chunks: Buffer[] = [];
+      const finish = (outcome: BackendOutcome): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(outcome);
+      };
+      const stop = (outcome: BackendOutcome): void => {
+        finish(outcome);
+        controller?.abort(new GatewayAbort());
+      };
+      const timer = setTimeout(() => {
+        timedOut = true;
+        stop(classify(new GatewayAbort(), true, this.settings.timeouts));
+      }, totalMs);
+
+      const options: Dispatcher.DispatchOptions = {
+        method: request.method as Dispatcher.HttpMethod,
         path: this.basePath + request.path,
         headers: request.headers,
-        body: request.body,
-        signal,
-      });
-      const declared = Number(response.headers['content-length']);
-      const max = this.settings.maxResponseBytes;
-      if (Number.isFinite(declared) && declared > max) {
-        response.body.destroy();
-        return tooLarge(max);
-      }
-      const body = await readCapped(response.body, max);
-      if (body === undefined) return tooLarge(max);
-      const contentType = response.headers['content-type'];
-      return {
-        kind: 'response',
-        status: response.statusCode,
-        contentType: Array.isArray(contentType) ? (contentType[0] ?? '') : (contentType ?? ''),
-        body,
+        body: request.body ?? null,
       };
-    } catch (error) {
-      return classify(error, signal.aborted, this.settings.timeouts);
-    } finally {
-      clearTimeout(timer);
-    }
+      const handler: Dispatcher.DispatchHandler = {
+        onRequestStart: (c) => {
+          controller = c;
+          if (settled) c.abort(new GatewayAbort()); // timed out while queued: never send it
+        },
+        onResponseStart: (_c, statusCode, headers) => {
+          if (statusCode < 200) return; // 1xx informational: the real answer follows
+          status = statusCode;
+          const type = headers['content-type'];
+          contentType = Array.isArray(type) ? (type[0] ?? '') : (type ?? '');
+          const declared = Number(headers['content-length']);
+          if (Number.isFinite(declared) && declared > max) stop(tooLarge(max));
+        },
+        onResponseData: (_c, chunk) => {
+          if (settled) return;
+          size += chunk.length;
+          if (size > max) stop(tooLarge(max));
+          else chunks.push(chunk);
+        },
+        onResponseEnd: () => {
+          const body =
+            chunks.length === 1
+              ? (chunks[0] as Buffer).toString('utf8')
+              : Buffer.concat(chunks).toString('utf8');
+          finish({ kind: 'response', status, contentType, body });
+        },
+        onResponseError: (_c, error) => {
+          finish(classify(error, timedOut, this.settings.timeouts));
+        },
+      };
+      try {
+        this.pool.dispatch(options, handler);
+      } catch (error) {
+        finish(classify(error, timedOut, this.settings.timeouts));
+      }
+    });
   }
 
   close(): Promise<void> {
@@ -89,29 +129,12 @@ export class BackendClient {
   }
 }
 
-/** Collects a response body (event-based: cheaper than for-await); undefined when it exceeds `max`. */
-function readCapped(stream: Readable, max: number): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    stream.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > max) {
-        stream.destroy();
-        resolve(undefined);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    stream.once('end', () =>
-      resolve(
-        chunks.length === 1
-          ? (chunks[0] as Buffer).toString('utf8')
-          : Buffer.concat(chunks).toString('utf8'),
-      ),
-    );
-    stream.once('error', reject);
-  });
+/** The reason the gateway gives undici when it abandons a request itself (timeout or size cap). */
+class GatewayAbort extends Error {
+  constructor() {
+    super('abandoned by the gateway');
+    this.name = 'GatewayAbort';
+  }
 }
 
 function tooLarge(max: number): BackendOutcome {

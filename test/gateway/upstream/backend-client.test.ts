@@ -11,7 +11,26 @@ const uncaught: unknown[] = [];
 const onUncaught = (error: unknown) => uncaught.push(error);
 process.on('uncaughtException', onUncaught);
 
+let counted = 0;
 const server: Server = createServer((req, res) => {
+  if (req.url === '/count') counted++;
+  if (req.url === '/echo') {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (d: string) => (text += d));
+    req.on('end', () => {
+      res.writeHead(201, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(
+        JSON.stringify({
+          method: req.method,
+          contentType: req.headers['content-type'],
+          requestId: req.headers['x-request-id'],
+          body: text,
+        }),
+      );
+    });
+    return;
+  }
   if (req.url === '/declared-too-large') {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': MAX * 4 });
     res.write('x'.repeat(MAX * 2)); // never finishes: the client must not wait for the rest
@@ -33,12 +52,12 @@ const server: Server = createServer((req, res) => {
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-function client(baseUrl = origin, totalMs = 500): BackendClient {
+function client(baseUrl = origin, totalMs = 500, connections = 4): BackendClient {
   return new BackendClient({
     name: 'test',
     baseUrl,
     maxResponseBytes: MAX,
-    connections: 4,
+    connections,
     timeouts: { connectMs: 300, headersMs: totalMs, totalMs },
     injectHeaders: {},
   });
@@ -59,6 +78,28 @@ test('a normal JSON answer comes back with status, content type and body text', 
     status: 200,
     contentType: 'application/json',
     body: '{"ok":true,"path":"/ok"}',
+  });
+  await c.close();
+});
+
+test('a POST carries its method, headers and JSON body; a non-200 success status and a charset come back as sent', async () => {
+  const c = client();
+  const body = JSON.stringify({ amount: { value: '12.30', currency: 'EUR' }, note: 'é ✓' });
+  const outcome = await c.send({
+    method: 'POST',
+    path: '/echo',
+    headers: { 'content-type': 'application/json', 'x-request-id': 'req-42' },
+    body,
+  });
+  assert.equal(outcome.kind, 'response');
+  if (outcome.kind !== 'response') return;
+  assert.equal(outcome.status, 201);
+  assert.equal(outcome.contentType, 'application/json; charset=utf-8');
+  assert.deepEqual(JSON.parse(outcome.body), {
+    method: 'POST',
+    contentType: 'application/json',
+    requestId: 'req-42',
+    body,
   });
   await c.close();
 });
@@ -88,6 +129,18 @@ test('a backend slower than the total timeout gives a timeout failure', async ()
   const c = client(origin, 100);
   const outcome = await c.send(get('/slow'));
   assert.equal(outcome.kind === 'failure' && outcome.reason, 'timeout');
+  await c.close();
+});
+
+test('a request still queued in the pool when its time is up times out and never reaches the backend', async () => {
+  const c = client(origin, 150, 1); // one connection: the second request waits behind the slow one
+  counted = 0;
+  const [slow, queued] = await Promise.all([c.send(get('/slow')), c.send(get('/count'))]);
+  assert.equal(slow.kind === 'failure' && slow.reason, 'timeout');
+  assert.equal(queued.kind === 'failure' && queued.reason, 'timeout');
+  await new Promise((resolve) => setTimeout(resolve, 300)); // the pool frees its connection meanwhile
+  assert.equal(counted, 0, 'the timed-out request was not sent later');
+  assert.equal((await c.send(get('/ok'))).kind, 'response', 'the pool is usable afterwards');
   await c.close();
 });
 
