@@ -279,6 +279,11 @@ describe('gateway pipeline', () => {
         },
       );
       assert.equal(unknown.json().error.code, -32602);
+      const refused = await call(built.app, { 'x-request-id': 'log-refused' }, 'tools/call', {
+        name: 'getMyAccountBalance',
+        arguments: {},
+      });
+      assert.equal(refused.statusCode, 401);
 
       const lines = (id: string) => built.logs.records().filter((r) => r.reqId === id);
       assert.equal(lines('log-ok').length, 1);
@@ -316,6 +321,11 @@ describe('gateway pipeline', () => {
         status: 200,
         rpcError: -32602,
       });
+      assert.deepEqual(
+        pick(lines('log-refused')[0], ['status', 'rpcMethod', 'rpcError', 'tool']),
+        { status: 401, rpcMethod: 'tools/call', rpcError: -31001 },
+        'a call refused before dispatch still names its method',
+      );
       assert.equal(built.logs.text.includes(built.key), false, 'no subscription key');
       assert.equal(built.logs.text.includes(bearer), false, 'no user token');
     } finally {

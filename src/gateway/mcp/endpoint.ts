@@ -120,6 +120,7 @@ export async function registerMcpEndpoint(
         );
       }
 
+      annotateMessage(req, body);
       let context: RequestContext;
       try {
         context = await options.authenticate({
@@ -162,7 +163,6 @@ async function handleSingle(
       : undefined;
   const metaVersion = meta?.[META_PROTOCOL_VERSION];
   const headerVersion = header(req, 'mcp-protocol-version');
-  addLogFields(req, { rpcMethod: method.slice(0, 64) });
   const trace = {
     traceparent: header(req, 'traceparent'),
     tracestate: header(req, 'tracestate'),
@@ -321,6 +321,15 @@ function validId(id: unknown): JsonRpcId | null {
   if (typeof id === 'string') return id;
   if (typeof id === 'number' && Number.isInteger(id)) return id;
   return null;
+}
+
+/** Names the JSON-RPC method (or the batch size) on the access line, before authentication can refuse it. */
+function annotateMessage(req: FastifyRequest, body: unknown): void {
+  if (Array.isArray(body)) addLogFields(req, { rpcBatch: body.length });
+  else if (typeof body === 'object' && body !== null) {
+    const method = (body as Message).method;
+    if (typeof method === 'string') addLogFields(req, { rpcMethod: method.slice(0, 64) });
+  }
 }
 
 function readId(body: unknown): JsonRpcId | null {
