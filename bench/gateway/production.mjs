@@ -21,6 +21,7 @@
 // CPU per request is read from /proc/<pid>/stat of each service process (Linux only).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { openSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -133,7 +134,8 @@ function serve(command) {
       {
         env,
         cwd: root,
-        stdio: ['ignore', 'ignore', 'pipe'], // info logs go to stdout, as in production (here: discarded)
+        // Logs go to stdout, as in production; here into a file per service (read for the breakdown).
+        stdio: ['ignore', openSync(join(dataDir, `${command}.log`), 'w'), 'pipe'],
       },
     );
     let err = '';
@@ -154,6 +156,7 @@ async function cpuMicros(pid) {
 }
 
 const stopAll = [];
+let measured = false;
 try {
   const key = JSON.parse(
     await run(['keys', 'create', '--app', 'bench', '--env', 'development', '--json']),
@@ -255,7 +258,7 @@ try {
   }
 
   /** Unloaded latency: sequential requests on one keep-alive connection, timed with hrtime (µs). */
-  async function probe(method, url, headersFor, body, count = 2000) {
+  async function probe(label, method, url, headersFor, body, count = 2000) {
     const { Pool } = await import('undici');
     const target = new URL(url);
     const pool = new Pool(target.origin, { connections: 1 });
@@ -266,7 +269,7 @@ try {
       const res = await pool.request({
         method,
         path: target.pathname,
-        headers: headersFor(u),
+        headers: { ...headersFor(u), 'x-request-id': `probe-${label}-${i}` },
         body,
       });
       const text = await res.body.text();
@@ -280,8 +283,8 @@ try {
     return { p50: at(0.5), p99: at(0.99) };
   }
 
-  const directProbe = await probe('GET', balanceUrl, directHeaders);
-  const gatewayProbe = await probe('POST', mcpUrl, gatewayHeaders, callBody);
+  const directProbe = await probe('direct', 'GET', balanceUrl, directHeaders);
+  const gatewayProbe = await probe('gateway', 'POST', mcpUrl, gatewayHeaders, callBody);
   const direct = await measure(
     'direct to payment service',
     rotating('GET', balanceUrl, directHeaders),
@@ -309,6 +312,7 @@ try {
       `via gateway p50 ${f(gatewayProbe.p50, 0)} µs / p99 ${f(gatewayProbe.p99, 0)} µs; ` +
       `added p50 ${f((gatewayProbe.p50 - directProbe.p50) / 1000, 3)} ms, p99 ${f((gatewayProbe.p99 - directProbe.p99) / 1000, 3)} ms`,
   );
+  measured = true;
   console.log(
     `CPU per request: payment service ${f(direct.cpu[0] ?? 0, 0)} µs direct / ${f(through.cpu[0] ?? 0, 0)} µs via gateway; ` +
       `gateway ${f(through.cpu[1] ?? 0, 0)} µs per tools/call`,
@@ -321,5 +325,39 @@ try {
       await exited;
     }
   }
+  if (measured) await printBreakdown();
   await rm(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * Where the unloaded gateway call's time goes, from the access lines of the probe requests (request ids
+ * `probe-gateway-N`, forwarded by the gateway to the payment service): p50 of each part per request.
+ */
+async function printBreakdown() {
+  const lines = async (service) =>
+    (await readFile(join(dataDir, `${service}.log`), 'utf8'))
+      .split('\n')
+      .filter((l) => l.includes('"probe-gateway-'))
+      .map((l) => JSON.parse(l))
+      .filter((r) => r.msg === 'request' && Number(r.reqId.split('-')[2]) >= 200);
+  const backend = new Map((await lines('payments')).map((r) => [r.reqId, r.ms]));
+  const parts = { total: [], own: [], upstream: [], backend: [], hop: [] };
+  for (const r of await lines('gateway')) {
+    const b = backend.get(r.reqId);
+    if (b === undefined || typeof r.upstreamMs !== 'number') continue;
+    parts.total.push(r.ms);
+    parts.own.push(r.ms - r.upstreamMs);
+    parts.upstream.push(r.upstreamMs);
+    parts.backend.push(b);
+    parts.hop.push(r.upstreamMs - b);
+  }
+  const p50 = (xs) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    return ((sorted[Math.floor(sorted.length / 2)] ?? NaN) * 1000).toFixed(0);
+  };
+  console.log(
+    `unloaded gateway call, from the access lines (p50 of ${parts.total.length} calls): gateway handled it in ` +
+      `${p50(parts.total)} µs = its own work ${p50(parts.own)} µs + upstream ${p50(parts.upstream)} µs ` +
+      `(payment service handler ${p50(parts.backend)} µs, hop and client ${p50(parts.hop)} µs)`,
+  );
 }
