@@ -2,7 +2,7 @@
 // Pipeline per POST /mcp: Origin/Content-Type/Accept checks → JSON-RPC parse → authenticate (seam) →
 // dispatch → tools/call: lookup (approved, subscription) → guard (security class) → argument validation
 // → upstream request (identity hook) → result mapping.
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, onResponseAsyncHookHandler } from 'fastify';
 import type { FrozenConfig } from '../config/schema.js';
 import type { Logger } from '../shared/log/logger.js';
 import type { Database } from '../shared/db/types.js';
@@ -35,6 +35,8 @@ export interface GatewayHooks {
   readonly identity?: IdentityForwarder;
   /** Routes that come with the hooks (protected-resource metadata, JWKS, development identity provider). */
   readonly plugins?: readonly FastifyPluginAsync[];
+  /** Runs when every response is finished (request metrics). */
+  readonly onResponse?: onResponseAsyncHookHandler;
 }
 
 export interface GatewayAppOptions {
@@ -89,6 +91,8 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
     pageSize: gateway.mcp.pageSize,
     hidden,
   });
+  const onResponse = options.hooks?.onResponse;
+  if (onResponse) app.addHook('onResponse', onResponse);
   for (const plugin of options.hooks?.plugins ?? []) await app.register(plugin);
   await registerMcpEndpoint(app, {
     path: gateway.mcp.path,

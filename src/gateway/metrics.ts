@@ -1,23 +1,28 @@
-// The gateway's Prometheus metrics: one registry per gateway, holding the process's default metrics and
-// the rate limiter's counters, served as text at `gateway.metrics.path`. Labels carry outcomes and
+// The gateway's Prometheus metrics: one registry per gateway, holding the process's default metrics, the
+// MCP request / tool-call metrics and the rate limiter's counters, served as text at
+// `gateway.metrics.path`. Labels carry methods, catalogue tool and backend names, statuses, outcomes and
 // reasons only — never keys, users, IPs or tool arguments — so the endpoint leaks no identity.
 import type { FastifyPluginAsync } from 'fastify';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { createPromRateLimitMetrics } from './ratelimit/prom-metrics.js';
 import type { RateLimitMetrics } from './ratelimit/metrics.js';
+import { createRequestMetrics, type RequestMetrics } from './request-metrics.js';
 
 export interface GatewayMetrics {
   readonly rateLimit: RateLimitMetrics;
+  /** MCP request and tool-call counters and latency histograms (fed by an onResponse hook). */
+  readonly requests: RequestMetrics;
   /** Serves the registry at `path` (GET, text exposition format). */
   readonly routes: FastifyPluginAsync;
   close(): void;
 }
 
-export function createGatewayMetrics(path: string): GatewayMetrics {
+export function createGatewayMetrics(path: string, mcpPath: string): GatewayMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   return {
     rateLimit: createPromRateLimitMetrics(registry),
+    requests: createRequestMetrics(registry, mcpPath),
     routes: async (app) => {
       app.get(path, { logLevel: 'warn' }, async (_req, reply) =>
         reply

@@ -66,7 +66,7 @@ export async function createGatewayPipeline(
   };
   rateLimit.redis = { ...rateLimit.redis, url: rateLimit.redis.url ?? config.gateway.redis.url };
   const metrics = config.gateway.metrics.enabled
-    ? createGatewayMetrics(config.gateway.metrics.path)
+    ? createGatewayMetrics(config.gateway.metrics.path, config.gateway.mcp.path)
     : undefined;
   const limiter = createRateLimiter(parseRateLimitConfig(rateLimit), {
     logger,
@@ -163,6 +163,7 @@ export async function createGatewayPipeline(
     guard,
     identity,
     plugins,
+    ...(metrics ? { onResponse: metrics.requests.onResponse } : {}),
     async close() {
       verifier?.close();
       await limiter.close();

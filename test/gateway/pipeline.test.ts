@@ -327,6 +327,33 @@ describe('gateway pipeline', () => {
         'a call refused before dispatch still names its method',
       );
       assert.equal(built.logs.text.includes(built.key), false, 'no subscription key');
+
+      // The same outcomes are counted on /metrics, with bounded labels.
+      await call(built.app, headers, 'evil/method-name-from-a-client');
+      const metrics = (await built.app.inject({ method: 'GET', url: '/metrics' })).body;
+      const value = (line: string) => {
+        const found = metrics.split('\n').find((l) => l.startsWith(`${line} `));
+        return found === undefined ? undefined : Number(found.slice(line.length + 1));
+      };
+      assert.equal(value('toolgate_mcp_requests_total{method="tools/call",status="200"}'), 3);
+      assert.equal(value('toolgate_mcp_requests_total{method="tools/call",status="401"}'), 1);
+      assert.equal(value('toolgate_mcp_requests_total{method="other",status="200"}'), 1);
+      assert.equal(
+        value(
+          'toolgate_tool_calls_total{tool="getMyAccountBalance",backend="fixture",outcome="ok"}',
+        ),
+        1,
+      );
+      assert.equal(
+        value(
+          'toolgate_tool_calls_total{tool="getPayment",backend="fixture",outcome="invalid_arguments"}',
+        ),
+        1,
+      );
+      assert.equal(value('toolgate_upstream_duration_seconds_count{backend="fixture"}'), 1);
+      assert.equal(value('toolgate_mcp_request_duration_seconds_count{method="tools/call"}'), 4);
+      assert.ok(!metrics.includes('noSuchTool'), 'unknown tool names never become labels');
+      assert.ok(!metrics.includes('evil/'), 'unknown methods never become labels');
       assert.equal(built.logs.text.includes(bearer), false, 'no user token');
     } finally {
       await close(built);

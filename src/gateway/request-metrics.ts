@@ -1,0 +1,132 @@
+// Request and tool-call metrics of the MCP endpoint, derived from the fields each request leaves on its
+// access line (src/shared/http/access-log.ts), so the log and the metrics can never disagree. Every label
+// value comes from a bounded set: JSON-RPC methods outside the protocol's own count as "other", tools and
+// backends are the catalogue's (unknown tool names never reach a label), outcomes are fixed words.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Counter, Histogram, type Registry } from 'prom-client';
+
+const KNOWN_METHODS = new Set([
+  'initialize',
+  'ping',
+  'tools/list',
+  'tools/call',
+  'server/discover',
+  'notifications/initialized',
+  'notifications/cancelled',
+]);
+
+/** Seconds; from a cached tools/list to a backend at its total timeout. */
+const DURATION_BUCKETS = [
+  0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15,
+];
+
+export interface RequestLabels {
+  /** The JSON-RPC method (known ones), `batch`, `other`, or `none` when the body had no method. */
+  readonly method: string;
+  readonly status: string;
+}
+
+export interface ToolCallLabels {
+  readonly tool: string;
+  readonly backend: string;
+  /**
+   * `ok`; `tool_error` (the backend answered 2xx but the result is an error: it broke the outputSchema);
+   * `invalid_arguments` (refused before any backend call); `refused` (by the tool's security class or a
+   * per-tool quota, before any backend call); `backend_4xx` / `backend_5xx` / `backend_3xx`; or the failure:
+   * `timeout`, `unavailable`, `too_large`, `protocol`.
+   */
+  readonly outcome: string;
+}
+
+export interface RequestRecord {
+  readonly request: RequestLabels;
+  readonly durationSeconds: number;
+  readonly toolCall?: ToolCallLabels;
+  readonly upstreamSeconds?: number;
+}
+
+/** Pure: the metrics of one finished MCP request, from its access-line fields and HTTP status. */
+export function recordFor(
+  fields: Readonly<Record<string, unknown>> | null,
+  status: number,
+  elapsedMs: number,
+): RequestRecord {
+  const f = fields ?? {};
+  const rpcMethod = f.rpcMethod;
+  const method =
+    f.rpcBatch !== undefined
+      ? 'batch'
+      : typeof rpcMethod !== 'string'
+        ? 'none'
+        : KNOWN_METHODS.has(rpcMethod)
+          ? rpcMethod
+          : 'other';
+  const record: RequestRecord = {
+    request: { method, status: String(status) },
+    durationSeconds: elapsedMs / 1000,
+  };
+  if (typeof f.tool !== 'string' || typeof f.backend !== 'string') return record;
+  const upstream = f.upstream;
+  const outcome =
+    typeof upstream === 'number'
+      ? upstream >= 200 && upstream < 300
+        ? f.toolError === true
+          ? 'tool_error'
+          : 'ok'
+        : `backend_${Math.floor(upstream / 100)}xx`
+      : typeof upstream === 'string'
+        ? upstream.replace(/-/g, '_')
+        : f.toolError === true
+          ? 'invalid_arguments'
+          : 'refused';
+  return {
+    ...record,
+    toolCall: { tool: f.tool, backend: f.backend, outcome },
+    ...(typeof f.upstreamMs === 'number' ? { upstreamSeconds: f.upstreamMs / 1000 } : {}),
+  };
+}
+
+export interface RequestMetrics {
+  /** fastify `onResponse` hook for the gateway's root instance. */
+  onResponse(req: FastifyRequest, reply: FastifyReply): Promise<void>;
+}
+
+export function createRequestMetrics(registry: Registry, mcpPath: string): RequestMetrics {
+  const requests = new Counter({
+    name: 'toolgate_mcp_requests_total',
+    help: 'MCP endpoint requests by JSON-RPC method and HTTP status',
+    labelNames: ['method', 'status'] as const,
+    registers: [registry],
+  });
+  const durations = new Histogram({
+    name: 'toolgate_mcp_request_duration_seconds',
+    help: 'Time from request to response at the MCP endpoint, by JSON-RPC method',
+    labelNames: ['method'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
+  const toolCalls = new Counter({
+    name: 'toolgate_tool_calls_total',
+    help: 'tools/call by tool, backend and outcome',
+    labelNames: ['tool', 'backend', 'outcome'] as const,
+    registers: [registry],
+  });
+  const upstream = new Histogram({
+    name: 'toolgate_upstream_duration_seconds',
+    help: 'Time of the backend call of a tools/call, by backend',
+    labelNames: ['backend'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
+  return {
+    async onResponse(req, reply) {
+      if (req.routeOptions.url !== mcpPath || req.method !== 'POST') return;
+      const record = recordFor(req.logFields, reply.statusCode, reply.elapsedTime);
+      requests.inc(record.request);
+      durations.observe({ method: record.request.method }, record.durationSeconds);
+      if (record.toolCall) toolCalls.inc(record.toolCall);
+      if (record.toolCall && record.upstreamSeconds !== undefined)
+        upstream.observe({ backend: record.toolCall.backend }, record.upstreamSeconds);
+    },
+  };
+}
