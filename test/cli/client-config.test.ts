@@ -76,7 +76,7 @@ test('client-config: unknown, suspended and other-environment keys are refused, 
     env,
   );
   assert.equal(unknown.code, 2);
-  assert.match(unknown.stderr, /the key …wxyz is not known to this gateway/);
+  assert.match(unknown.stderr, /the key tgk_…wxyz is not known to this gateway/);
   assert.ok(!unknown.stderr.includes('tgk_unknown'), 'the key is masked');
 
   const staging = await createKey(env, 'staging');

@@ -5,6 +5,7 @@ import { loadConfig } from '../../config/load.js';
 import type { FrozenConfig } from '../../config/schema.js';
 import { resolveIdentitySettings } from '../../gateway/auth/settings.js';
 import { SubscriptionStore } from '../../gateway/auth/subscriptions/store.js';
+import { maskSecret } from '../../shared/log/mask.js';
 import { COMMON_OPTIONS, UsageError, parseCommandArgs } from '../args.js';
 import type { Command } from '../context.js';
 import { mcpServersBlock, readDemoSubscriptionKey } from '../demo.js';
@@ -90,7 +91,7 @@ async function checkKey(config: FrozenConfig, key: string): Promise<void> {
   try {
     const store = new SubscriptionStore(db, config.gateway.auth.subscriptionKeys.pepper);
     const found = await store.findByKey(key);
-    const masked = `…${key.slice(-4)}`;
+    const masked = maskSecret(key);
     if (found === null) throw new UsageError(`the key ${masked} is not known to this gateway`);
     const { subscription } = found;
     if (subscription.status !== 'active')
