@@ -91,7 +91,8 @@ export const GatewaySchema = Type.Object(
       {
         enabled: Type.Boolean({
           default: true,
-          description: 'serve Prometheus metrics (process and rate limiter) at `path`',
+          description:
+            'serve Prometheus metrics (process, MCP requests and tool calls, rate limiter) at `path`',
         }),
         path: Type.String({ pattern: '^/[A-Za-z0-9/_.-]{0,127}$', default: '/metrics' }),
       },

@@ -60,7 +60,6 @@ export class BackendClient {
     return new Promise<BackendOutcome>((resolve) => {
       let controller: Dispatcher.DispatchController | undefined;
       let settled = false;
-      let timedOut = false;
       let status = 0;
       let contentType = '';
       let size = 0;
@@ -75,10 +74,7 @@ export class BackendClient {
         finish(outcome);
         controller?.abort(new GatewayAbort());
       };
-      const timer = setTimeout(() => {
-        timedOut = true;
-        stop(classify(new GatewayAbort(), true, this.settings.timeouts));
-      }, totalMs);
+      const timer = setTimeout(() => stop(timedOut(this.settings.timeouts)), totalMs);
 
       const options: Dispatcher.DispatchOptions = {
         method: request.method as Dispatcher.HttpMethod,
@@ -112,14 +108,13 @@ export class BackendClient {
               : Buffer.concat(chunks).toString('utf8');
           finish({ kind: 'response', status, contentType, body });
         },
-        onResponseError: (_c, error) => {
-          finish(classify(error, timedOut, this.settings.timeouts));
-        },
+        // After the gateway's own abort (timeout, size cap) the outcome is already settled.
+        onResponseError: (_c, error) => finish(classify(error, this.settings.timeouts)),
       };
       try {
         this.pool.dispatch(options, handler);
       } catch (error) {
-        finish(classify(error, timedOut, this.settings.timeouts));
+        finish(classify(error, this.settings.timeouts));
       }
     });
   }
@@ -145,22 +140,17 @@ function tooLarge(max: number): BackendOutcome {
   };
 }
 
-function classify(
-  error: unknown,
-  aborted: boolean,
-  timeouts: Readonly<BackendConfig['timeouts']>,
-): BackendOutcome {
-  if (
-    aborted ||
-    error instanceof errors.HeadersTimeoutError ||
-    error instanceof errors.BodyTimeoutError
-  ) {
-    return {
-      kind: 'failure',
-      reason: 'timeout',
-      message: `The backend did not answer within ${timeouts.totalMs} ms. The operation may or may not have been carried out; check its state before retrying.`,
-    };
-  }
+function timedOut(timeouts: Readonly<BackendConfig['timeouts']>): BackendOutcome {
+  return {
+    kind: 'failure',
+    reason: 'timeout',
+    message: `The backend did not answer within ${timeouts.totalMs} ms. The operation may or may not have been carried out; check its state before retrying.`,
+  };
+}
+
+function classify(error: unknown, timeouts: Readonly<BackendConfig['timeouts']>): BackendOutcome {
+  if (error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError)
+    return timedOut(timeouts);
   if (error instanceof errors.ConnectTimeoutError) {
     return {
       kind: 'failure',
