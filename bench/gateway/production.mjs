@@ -26,8 +26,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { request } from 'undici';
+import { measure, probe } from './measure.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const dist = (p) => join(root, 'dist', p);
@@ -36,6 +36,7 @@ const option = (name, fallback) => {
   return i > 0 ? process.argv[i + 1] : fallback;
 };
 const flag = (name) => process.argv.includes(`--${name}`);
+const PROBE_WARMUP = 200; // untimed probe requests (their access lines are left out of the breakdown too)
 const duration = Number(option('duration', '10'));
 const connections = Number(option('connections', '32'));
 const userCount = Number(option('users', '1000'));
@@ -234,66 +235,34 @@ try {
     };
   };
 
-  const load = (opts, seconds) =>
-    new Promise((resolve, reject) =>
-      autocannon({ connections, pipelining: 1, duration: seconds, ...opts }, (e, r) =>
-        e ? reject(e) : resolve(r),
-      ),
-    );
-
-  async function measure(label, opts, pids) {
-    await load(opts, 2); // warm-up: JIT, pools, token cache
-    const before = await Promise.all(pids.map(cpuMicros));
-    const r = await load(opts, duration);
-    const after = await Promise.all(pids.map(cpuMicros));
-    const bad = r.non2xx + r.errors + r.timeouts;
-    if (bad > 0) throw new Error(`${label}: ${bad} failed requests (non-2xx ${r.non2xx})`);
-    return {
-      label,
-      rps: r.requests.average,
-      p50: r.latency.p50,
-      p99: r.latency.p99,
-      cpu: pids.map((_, i) => (after[i] - before[i]) / r.requests.total),
-    };
-  }
-
-  /** Unloaded latency: sequential requests on one keep-alive connection, timed with hrtime (µs). */
-  async function probe(label, method, url, headersFor, body, count = 2000) {
-    const { Pool } = await import('undici');
-    const target = new URL(url);
-    const pool = new Pool(target.origin, { connections: 1 });
-    const times = [];
-    for (let i = 0; i < count + 200; i++) {
-      const u = users[i % users.length];
-      const t0 = process.hrtime.bigint();
-      const res = await pool.request({
-        method,
-        path: target.pathname,
-        headers: { ...headersFor(u), 'x-request-id': `probe-${label}-${i}` },
-        body,
-      });
-      const text = await res.body.text();
-      if (res.statusCode !== 200 || text.includes('"isError":true'))
-        throw new Error(`probe ${url}: HTTP ${res.statusCode} ${text.slice(0, 200)}`);
-      if (i >= 200) times.push(Number(process.hrtime.bigint() - t0) / 1000);
-    }
-    await pool.close();
-    times.sort((a, b) => a - b);
-    const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
-    return { p50: at(0.5), p99: at(0.99) };
-  }
-
-  const directProbe = await probe('direct', 'GET', balanceUrl, directHeaders);
-  const gatewayProbe = await probe('gateway', 'POST', mcpUrl, gatewayHeaders, callBody);
+  /** Each probe request carries one user's identity and a request id findable in both services' logs. */
+  const probeAt = (label, method, headersFor, body) => (i) => ({
+    method,
+    headers: { ...headersFor(users[i % users.length]), 'x-request-id': `probe-${label}-${i}` },
+    body,
+  });
+  const probed = {
+    count: 2000,
+    warmup: PROBE_WARMUP,
+    accept: (status, text) => status === 200 && !text.includes('"isError":true'),
+  };
+  const directProbe = await probe(balanceUrl, probeAt('direct', 'GET', directHeaders), probed);
+  const gatewayProbe = await probe(
+    mcpUrl,
+    probeAt('gateway', 'POST', gatewayHeaders, callBody),
+    probed,
+  );
+  const cpuOf = (child) => () => cpuMicros(child.pid);
+  const load = { duration, connections };
   const direct = await measure(
     'direct to payment service',
     rotating('GET', balanceUrl, directHeaders),
-    [payments.child.pid],
+    { ...load, cpuReaders: [cpuOf(payments.child)] },
   );
   const through = await measure(
     'tools/call getMyAccountBalance via gateway',
     rotating('POST', mcpUrl, gatewayHeaders, callBody),
-    [payments.child.pid, gateway.child.pid],
+    { ...load, cpuReaders: [cpuOf(payments.child), cpuOf(gateway.child)] },
   );
 
   const f = (n, d = 2) => n.toFixed(d);
@@ -314,8 +283,8 @@ try {
   );
   measured = true;
   console.log(
-    `CPU per request: payment service ${f(direct.cpu[0] ?? 0, 0)} µs direct / ${f(through.cpu[0] ?? 0, 0)} µs via gateway; ` +
-      `gateway ${f(through.cpu[1] ?? 0, 0)} µs per tools/call`,
+    `CPU per request: payment service ${f(direct.cpuMicrosPerRequest[0] ?? 0, 0)} µs direct / ${f(through.cpuMicrosPerRequest[0] ?? 0, 0)} µs via gateway; ` +
+      `gateway ${f(through.cpuMicrosPerRequest[1] ?? 0, 0)} µs per tools/call`,
   );
 } finally {
   for (const child of stopAll.reverse()) {
@@ -339,7 +308,7 @@ async function printBreakdown() {
       .split('\n')
       .filter((l) => l.includes('"probe-gateway-'))
       .map((l) => JSON.parse(l))
-      .filter((r) => r.msg === 'request' && Number(r.reqId.split('-')[2]) >= 200);
+      .filter((r) => r.msg === 'request' && Number(r.reqId.split('-')[2]) >= PROBE_WARMUP);
   const backend = new Map((await lines('payments')).map((r) => [r.reqId, r.ms]));
   const parts = { total: [], own: [], upstream: [], backend: [], hop: [] };
   for (const r of await lines('gateway')) {

@@ -4,8 +4,8 @@
 // their own processes so the gateway's CPU time per request can be measured.
 // Usage (after `npx tsc -p .`): node bench/gateway/run.mjs [--duration 10] [--connections 32]
 import { fork } from 'node:child_process';
-import autocannon from 'autocannon';
-import { Pool, request } from 'undici';
+import { request } from 'undici';
+import { measure, probe } from './measure.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -23,7 +23,8 @@ function start(...args) {
   });
   return new Promise((resolve) => child.once('message', (m) => resolve({ child, url: m.url })));
 }
-const cpu = (child) =>
+/** A child's CPU time in µs, asked over IPC. */
+const cpu = (child) => () =>
   new Promise((resolve) => {
     child.once('message', (m) => resolve(m.cpu.user + m.cpu.system));
     child.send('cpu');
@@ -33,49 +34,6 @@ const stop = (child) =>
     child.once('exit', resolve);
     child.send('stop');
   });
-
-function load(opts) {
-  return new Promise((resolve, reject) => {
-    autocannon({ connections, pipelining: 1, ...opts }, (err, result) =>
-      err ? reject(err) : resolve(result),
-    );
-  });
-}
-
-async function measure(label, opts, processes) {
-  await load({ ...opts, duration: 2 }); // warm-up (JIT, pools, keep-alive)
-  const before = await Promise.all(processes.map(cpu));
-  const r = await load({ ...opts, duration });
-  const after = await Promise.all(processes.map(cpu));
-  const bad = r.non2xx + r.errors + r.timeouts;
-  if (bad > 0) throw new Error(`${label}: ${bad} failed requests`);
-  return {
-    label,
-    rps: r.requests.average,
-    total: r.requests.total,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    cpuMicrosPerRequest: processes.map((_, i) => (after[i] - before[i]) / r.requests.total),
-  };
-}
-
-/** Unloaded latency: sequential requests on one keep-alive connection, timed with hrtime (µs). */
-async function probe(url, init, count = 3000) {
-  const target = new URL(url);
-  const pool = new Pool(target.origin, { connections: 1 });
-  const times = [];
-  for (let i = 0; i < count + 300; i++) {
-    const t0 = process.hrtime.bigint();
-    const res = await pool.request({ path: target.pathname, ...init });
-    await res.body.text();
-    if (res.statusCode !== 200) throw new Error(`probe ${url}: HTTP ${res.statusCode}`);
-    if (i >= 300) times.push(Number(process.hrtime.bigint() - t0) / 1000);
-  }
-  await pool.close();
-  times.sort((a, b) => a - b);
-  const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
-  return { p50: at(0.5), p99: at(0.99) };
-}
 
 const backend = await start('backend', String(backendWork));
 const gateway = await start('gateway', backend.url);
@@ -101,30 +59,34 @@ const check = await request(gateway.url, {
 if (check.result?.structuredContent?.id !== 'PO-1')
   throw new Error(`unexpected gateway answer: ${JSON.stringify(check)}`);
 
-const directProbe = await probe(`${backend.url}/payments/PO-1`, { method: 'GET' });
-const gatewayProbe = await probe(gateway.url, {
-  method: 'POST',
-  headers: mcpHeaders,
-  body: callBody,
-});
-const direct = await measure('direct to backend', { url: `${backend.url}/payments/PO-1` }, [
-  backend.child,
-]);
+const probed = { count: 3000, warmup: 300 };
+const run = { duration, connections };
+const directProbe = await probe(`${backend.url}/payments/PO-1`, () => ({ method: 'GET' }), probed);
+const gatewayProbe = await probe(
+  gateway.url,
+  () => ({ method: 'POST', headers: mcpHeaders, body: callBody }),
+  probed,
+);
+const direct = await measure(
+  'direct to backend',
+  { url: `${backend.url}/payments/PO-1` },
+  { ...run, cpuReaders: [cpu(backend.child)] },
+);
 const through = await measure(
   'tools/call via gateway',
   { url: gateway.url, method: 'POST', headers: mcpHeaders, body: callBody },
-  [backend.child, gateway.child],
+  { ...run, cpuReaders: [cpu(backend.child), cpu(gateway.child)] },
 );
 const listBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
 const listProbe = await probe(
   large.url,
-  { method: 'POST', headers: mcpHeaders, body: listBody },
-  500,
+  () => ({ method: 'POST', headers: mcpHeaders, body: listBody }),
+  { count: 500, warmup: 300 },
 );
 const list = await measure(
   'tools/list, 1,000 tools (one page)',
   { url: large.url, method: 'POST', headers: mcpHeaders, body: listBody },
-  [large.child],
+  { ...run, cpuReaders: [cpu(large.child)] },
 );
 for (const p of [backend, gateway, large]) await stop(p.child);
 
