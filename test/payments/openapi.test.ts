@@ -31,52 +31,21 @@ function at(value: unknown, ...keys: string[]): unknown {
   return current;
 }
 
-// CI checks the shared folder out beside the repository; worktrees sit one level deeper.
-function specPath(): string {
-  const candidates = [
-    path.join(process.cwd(), '..', 'shared', 'spec', 'payment-order.md'),
-    path.join(process.cwd(), '..', '..', 'shared', 'spec', 'payment-order.md'),
-  ];
-  const found = candidates.find((candidate) => existsSync(candidate));
-  if (found === undefined)
-    throw new Error(`payment-order.md not found at ${candidates.join(', ')}`);
-  return found;
-}
+/**
+ * The specification's enumerations, written down by the project in its own fixture
+ * (test/fixtures/payment-order-enums.json) so that this test reads nothing outside the repository.
+ */
+const specEnums: Record<string, unknown> = JSON.parse(
+  readFileSync(path.join(packageRoot(), 'test', 'fixtures', 'payment-order-enums.json'), 'utf8'),
+) as Record<string, unknown>;
 
-const specLines = readFileSync(specPath(), 'utf8').split('\n');
-
-/** Values listed in the paragraph that follows the line starting with `heading`, split on `|`. */
-function specBlock(heading: string): string[] {
-  const start = specLines.findIndex((line) => line.startsWith(heading));
-  assert.ok(start >= 0, `spec has no line starting with ${heading}`);
-  let i = start + 1;
-  while ((specLines[i] ?? '#').trim() === '') i++;
-  const values: string[] = [];
-  for (; i < specLines.length; i++) {
-    const line = specLines[i] ?? '';
-    if (line.trim() === '' || line.startsWith('#')) break;
-    values.push(
-      ...line
-        .split('|')
-        .map((v) => v.trim())
-        .filter((v) => v !== ''),
-    );
-  }
-  return values;
-}
-
-/** Upper-case codes listed in the last column of the spec's table rows `| name | enum | ... |`. */
-function specTableEnum(name: string): string[] {
-  const lists = new Set<string>();
-  for (const line of specLines) {
-    const cells = line.split('|').map((c) => c.trim());
-    if (cells[1] !== name || !cells.includes('enum')) continue;
-    const notes = cells[cells.length - 2] ?? '';
-    const codes = (notes.match(/\b[A-Z][A-Z0-9_]+\b/g) ?? []).filter((c) => c.length > 1);
-    if (codes.length > 0) lists.add(JSON.stringify(codes));
-  }
-  assert.equal(lists.size, 1, `expected one distinct enum list for ${name} in the spec`);
-  return JSON.parse([...lists][0] ?? '[]') as string[];
+function specList(name: string): string[] {
+  const list = specEnums[name];
+  assert.ok(
+    Array.isArray(list) && list.every((v) => typeof v === 'string'),
+    `fixture has no list ${name}`,
+  );
+  return list as string[];
 }
 
 function assertSameList(actual: unknown, expected: string[], label: string): void {
@@ -247,7 +216,7 @@ test('mutating operations take the common headers; update takes If-Match', () =>
 });
 
 test('enum lists equal the specification exactly', () => {
-  const transactionCodes = specBlock('TransactionCode list');
+  const transactionCodes = specList('TransactionCode');
   assert.equal(transactionCodes.length, 90);
   assertSameList(
     at(po, 'components', 'schemas', 'TransactionCode', 'enum'),
@@ -263,7 +232,7 @@ test('enum lists equal the specification exactly', () => {
     '#/components/schemas/TransactionCode',
   );
 
-  const localInstruments = specBlock('localInstrument values');
+  const localInstruments = specList('localInstrument');
   assert.ok(localInstruments.length > 100);
   assertSameList(
     propertySchema(po, 'PaymentProcessingConfiguration', 'localInstrument')['enum'],
@@ -271,7 +240,7 @@ test('enum lists equal the specification exactly', () => {
     'localInstrument',
   );
 
-  const organisationIdTypes = specBlock('OrganisationIdType (one value per line)');
+  const organisationIdTypes = specList('OrganisationIdType');
   assert.ok(organisationIdTypes.includes('BANK_BRANCH_CODE'));
   assertSameList(
     at(po, 'components', 'schemas', 'OrganisationIdType', 'enum'),
@@ -279,12 +248,7 @@ test('enum lists equal the specification exactly', () => {
     'OrganisationIdType',
   );
 
-  const personLine = specLines.find((line) => line.startsWith('PersonIdType:')) ?? '';
-  const personIdTypes = personLine
-    .replace('PersonIdType:', '')
-    .replace(/\.\s*$/, '')
-    .split(',')
-    .map((v) => v.trim());
+  const personIdTypes = specList('PersonIdType');
   assert.equal(personIdTypes.length, 10);
   assertSameList(
     at(po, 'components', 'schemas', 'PersonIdType', 'enum'),
@@ -292,7 +256,7 @@ test('enum lists equal the specification exactly', () => {
     'PersonIdType',
   );
 
-  const involvement = specTableEnum('partyInvolvementType');
+  const involvement = specList('partyInvolvementType');
   assert.ok(involvement.includes('CORRESPONDEBT_AGNET'));
   assertSameList(
     propertySchema(po, 'InvolvedParty', 'partyInvolvementType')['enum'],
@@ -300,21 +264,14 @@ test('enum lists equal the specification exactly', () => {
     'partyInvolvementType',
   );
 
-  // NOTES.md: the published interface has IBAN where the spec's list reads "the service".
-  const idTypeRow = specLines.find((line) => line.startsWith('| identificationType |')) ?? '';
-  const idTypes = (idTypeRow.split('|')[4] ?? '')
-    .split(',')
-    .map((v) => v.trim().replace(/^the service$/, 'IBAN'));
+  const idTypes = specList('identificationType');
   assertSameList(
     propertySchema(po, 'BankLookupRequest', 'identificationType')['enum'],
     idTypes,
     'identificationType',
   );
 
-  const statesLine = specLines.find((line) => line.includes('takes one of these states:')) ?? '';
-  const states = (statesLine.split('states:')[1]?.split('.')[0] ?? '')
-    .split(',')
-    .map((v) => v.trim());
+  const states = specList('paymentStatus');
   assertSameList(at(po, 'components', 'schemas', 'PaymentStatusValue', 'enum'), states, 'status');
   assertSameList(
     at(po, 'components', 'schemas', 'PaymentStatus', 'enum'),
@@ -347,7 +304,7 @@ test('enum lists equal the specification exactly', () => {
   for (const [specName, schema, property] of tableEnums) {
     assertSameList(
       propertySchema(po, schema, property)['enum'],
-      specTableEnum(specName),
+      specList(specName),
       `${schema}.${property}`,
     );
   }
