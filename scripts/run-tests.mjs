@@ -32,12 +32,22 @@ if (!process.env.DATABASE_URL)
   console.log('# DATABASE_URL not set: PostgreSQL suites will be skipped');
 if (!process.env.REDIS_URL) console.log('# REDIS_URL not set: Redis suites will be skipped');
 
+// TOOLGATE_TEST_CONCURRENCY sets how many test files run at once (default 2, the cores CI has);
+// the suite must pass the same at 4 or more, since no test depends on timing or on another.
+const concurrency = process.env.TOOLGATE_TEST_CONCURRENCY ?? '2';
+if (!/^[1-9]\d*$/.test(concurrency)) {
+  console.error(
+    `run-tests: TOOLGATE_TEST_CONCURRENCY must be a positive integer, got "${concurrency}"`,
+  );
+  process.exit(2);
+}
+
 const result = spawnSync(
   process.execPath,
   [
     '--test',
     '--test-reporter=spec',
-    '--test-concurrency=2',
+    `--test-concurrency=${concurrency}`,
     '--test-timeout=120000',
     ...files.map((f) => relative(root, f)),
   ],

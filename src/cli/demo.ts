@@ -4,11 +4,15 @@
 // so a newcomer can paste one `mcpServers` block into an MCP client and go.
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { isDeepStrictEqual } from 'node:util';
-import { join } from 'node:path';
-import { loadConfig, type Environment } from '../config/load.js';
-import type { FrozenConfig } from '../config/schema.js';
-import { paymentServiceBackends, DEFAULT_BACKENDS } from '../config/gateway-mcp.js';
+import { join, normalize } from 'node:path';
+import { deepFreeze } from '../config/load.js';
+import type { Config, FrozenConfig } from '../config/schema.js';
+import {
+  accountsDocumentFile,
+  DEFAULT_PAYMENTS_PORT,
+  paymentOrderDocumentFile,
+  paymentServiceBackends,
+} from '../config/gateway-mcp.js';
 import { SubscriptionStore } from '../gateway/auth/subscriptions/store.js';
 import { createDevIdp } from '../gateway/auth/dev-idp/idp.js';
 import { resolveIdentitySettings } from '../gateway/auth/settings.js';
@@ -31,50 +35,103 @@ export interface DemoAccess {
   readonly sampleToken: string | null;
 }
 
-/** True when `start` should apply the demo wiring to this configuration. */
-export function isDemoConfiguration(config: FrozenConfig): boolean {
-  return (
-    config.environment === 'development' &&
-    config.payments.identity.sharedSecret === undefined &&
-    isDeepStrictEqual(JSON.parse(JSON.stringify(config.gateway.backends)), DEFAULT_BACKENDS)
-  );
+/** Whether `start` wires the demo, and in one line why not when it does not. */
+export type DemoPlan =
+  | { readonly wire: true; readonly access: true }
+  | { readonly wire: false; readonly access: boolean; readonly reason: string };
+
+const SHIPPED_DOCUMENTS = new Set([paymentOrderDocumentFile, accountsDocumentFile]);
+
+/** The configured backends that are the shipped payment service (recognised by their OpenAPI file). */
+function isShippedPaymentBackend(backend: FrozenConfig['gateway']['backends'][number]): boolean {
+  return 'file' in backend.openapi && SHIPPED_DOCUMENTS.has(normalize(backend.openapi.file));
 }
 
-/** Reloads the configuration with the demo secrets wired into both services. */
-export async function withDemoWiring(
-  config: FrozenConfig,
-  load: { configPath?: string | undefined; env: Environment },
-): Promise<FrozenConfig> {
+/**
+ * The demo needs the development environment (for the key and token) and, to wire the two services
+ * together, trust between them that the operator has not set up and at least one shipped payment
+ * backend among `gateway.backends` (other backends are left exactly as configured).
+ */
+export function planDemo(config: FrozenConfig): DemoPlan {
+  if (config.environment !== 'development')
+    return {
+      wire: false,
+      access: false,
+      reason: `environment is ${config.environment} (the demo key and token exist only in development)`,
+    };
+  if (config.payments.identity.sharedSecret !== undefined)
+    return {
+      wire: false,
+      access: true,
+      reason:
+        'payments.identity.sharedSecret is configured, so the trust between the services is yours',
+    };
+  if (!config.gateway.backends.some(isShippedPaymentBackend))
+    return {
+      wire: false,
+      access: true,
+      reason: 'gateway.backends holds none of the shipped payment documents',
+    };
+  return { wire: true, access: true };
+}
+
+/**
+ * The configuration with the demo secrets wired into both services: the payment service trusts the
+ * generated identity secret and bank-directory key; every shipped payment backend sends them and points at
+ * the payment service's actual address. Backends of other services are not touched.
+ */
+export async function withDemoWiring(config: FrozenConfig): Promise<FrozenConfig> {
   const secrets = await readSecrets(config.dataDir);
   const host = config.payments.host === '0.0.0.0' ? '127.0.0.1' : config.payments.host;
   const origin = `http://${host}:${config.payments.port}`;
-  return loadConfig({
-    ...load,
-    overrides: {
-      payments: {
-        identity: { sharedSecret: secrets.identitySecret },
-        bankLookup: { apiKeys: [secrets.bankLookupKey] },
-      },
-      gateway: {
-        backends: paymentServiceBackends(
-          origin,
-          { 'api-key': secrets.bankLookupKey },
-          {
-            mode: 'headers',
+  const shipped = new Map(
+    paymentServiceBackends(origin, { 'api-key': secrets.bankLookupKey }).map((b) => [
+      normalize('file' in b.openapi ? b.openapi.file : ''),
+      b,
+    ]),
+  );
+  const copy = structuredClone(config) as Config;
+  copy.payments.identity.sharedSecret = secrets.identitySecret;
+  copy.payments.bankLookup.apiKeys = [secrets.bankLookupKey];
+  copy.gateway.backends = copy.gateway.backends.map((backend) => {
+    if (!isShippedPaymentBackend(backend) || !('file' in backend.openapi)) return backend;
+    const wired = shipped.get(normalize(backend.openapi.file));
+    if (wired === undefined) return backend;
+    const identity =
+      backend.identity.mode === 'headers' && backend.identity.sharedSecret === undefined
+        ? {
+            ...backend.identity,
             sharedSecret: secrets.identitySecret,
-            claims: { email: 'X-User-Email' },
-            assertionTtlSeconds: 60,
-          },
-        ),
-      },
-    },
+            claims: { email: 'X-User-Email', ...backend.identity.claims },
+          }
+        : backend.identity;
+    return {
+      ...backend,
+      baseUrl: pointsAtPayments(backend.baseUrl, config) ? wired.baseUrl : backend.baseUrl,
+      injectHeaders: { ...wired.injectHeaders, ...backend.injectHeaders },
+      identity,
+    };
   });
+  return deepFreeze(copy);
+}
+
+/** True when the backend's origin is the configured payment service (default 127.0.0.1:8081). */
+function pointsAtPayments(baseUrl: string, config: FrozenConfig): boolean {
+  const url = new URL(baseUrl);
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'];
+  const sameHost =
+    url.hostname === config.payments.host ||
+    (loopback.includes(url.hostname) &&
+      (loopback.includes(config.payments.host) || config.payments.host === '0.0.0.0'));
+  return sameHost && (port === DEFAULT_PAYMENTS_PORT || port === config.payments.port);
 }
 
 /** The demo subscription (created once, its key kept in the secrets file) and a sample user token. */
 export async function demoAccess(config: FrozenConfig): Promise<DemoAccess> {
   const secrets = await readSecrets(config.dataDir);
-  const db = await openGatewayStore(config);
+  // The services have opened their stores by now, so the data folder exists.
+  const { db } = await openGatewayStore(config, { mayCreate: true });
   let key = secrets.subscriptionKey;
   try {
     const store = new SubscriptionStore(db, config.gateway.auth.subscriptionKeys.pepper);
@@ -108,7 +165,7 @@ export function mcpServersBlock(
 ): Record<string, unknown> {
   const headers: Record<string, string> = { 'Ocp-Apim-Subscription-Key': access.subscriptionKey };
   if (access.sampleToken !== null) headers.Authorization = `Bearer ${access.sampleToken}`;
-  return { mcpServers: { [serverName]: { url: access.mcpUrl, headers } } };
+  return { mcpServers: { [serverName]: { type: 'http', url: access.mcpUrl, headers } } };
 }
 
 /** The demo subscription key `toolgate start` keeps in <dataDir>/demo-secrets.json, if there is one. */

@@ -55,6 +55,10 @@ export const BackendSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** The shipped payment service's OpenAPI documents, as `gateway.backends[].openapi.file` names them. */
+export const paymentOrderDocumentFile = 'src/payments/openapi/payment-order.yaml';
+export const accountsDocumentFile = 'src/payments/openapi/accounts.yaml';
+
 /**
  * The payment service's two documents as gateway backends, every operation approved. `origin` is the
  * payment service's base address (e.g. `http://127.0.0.1:8081`); the demo wiring can call this with the
@@ -77,21 +81,22 @@ export function paymentServiceBackends(
     {
       name: 'payments',
       baseUrl: `${base}/payments/payment-order/v1`,
-      openapi: { file: 'src/payments/openapi/payment-order.yaml' },
+      openapi: { file: paymentOrderDocumentFile },
       injectHeaders,
       ...common,
     },
     {
       name: 'accounts',
       baseUrl: `${base}/accounts/v1`,
-      openapi: { file: 'src/payments/openapi/accounts.yaml' },
+      openapi: { file: accountsDocumentFile },
       injectHeaders: {},
       ...common,
     },
   ];
 }
 
-export const DEFAULT_BACKENDS = paymentServiceBackends('http://127.0.0.1:8081');
+export const DEFAULT_PAYMENTS_PORT = 8081;
+export const DEFAULT_BACKENDS = paymentServiceBackends(`http://127.0.0.1:${DEFAULT_PAYMENTS_PORT}`);
 
 export const McpSchema = Type.Object(
   {

@@ -1,12 +1,16 @@
 // A running service: an HTTP app plus the stores it owns. Built without listening (tests use inject()),
 // started with listen(), stopped with close() which drains the HTTP side before closing stores.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyListenOptions } from 'fastify';
+import type { PortReservation } from './http/port-reservation.js';
 
 export interface Service {
   readonly name: string;
   readonly app: FastifyInstance;
-  /** Starts listening; resolves to the base URL actually bound (port 0 gets a real port). */
-  listen(): Promise<string>;
+  /**
+   * Starts listening; resolves to the base URL actually bound. With a reservation it takes over that
+   * already bound socket (see port-reservation.ts); otherwise port 0 gets a real port.
+   */
+  listen(reservation?: PortReservation): Promise<string>;
   /** Marks the service not-ready so load balancers stop sending traffic. */
   beginDrain(): void;
   /**
@@ -30,9 +34,13 @@ export function assembleService(parts: ServiceParts): Service {
   return {
     name: parts.name,
     app: parts.app,
-    async listen() {
-      const address = await parts.app.listen({ host: parts.host, port: parts.port });
-      return address;
+    async listen(reservation) {
+      // Node's server.listen() takes `handle` from an options object; fastify passes the object through.
+      const options: FastifyListenOptions & { handle?: unknown } =
+        reservation === undefined
+          ? { host: parts.host, port: parts.port }
+          : { host: parts.host, port: reservation.port, handle: reservation.handle };
+      return parts.app.listen(options);
     },
     beginDrain() {
       parts.app.drain.draining = true;

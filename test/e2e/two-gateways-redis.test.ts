@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { Agent, request } from 'undici';
-import { finished, freePort, runCli, spawnCli, waitForSummary } from '../helpers/process.js';
+import { finished, runCli, spawnCli, waitForSummary } from '../helpers/process.js';
 import { REDIS_URL, skipWithoutRedis, uniqueName } from '../helpers/infra.js';
 
 test(
@@ -65,7 +65,7 @@ test(
       gateways.push(
         spawnCli(['gateway', '--json'], {
           ...env,
-          TOOLGATE_GATEWAY_PORT: String(await freePort()),
+          TOOLGATE_GATEWAY_PORT: '0',
         }),
       );
     }

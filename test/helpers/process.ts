@@ -16,17 +16,19 @@ export function runCli(
   args: readonly string[],
   env: NodeJS.ProcessEnv = {},
   timeoutMs = 20000,
+  cwd = process.cwd(),
 ): Promise<Finished> {
-  const child = spawnCli(args, env);
+  const child = spawnCli(args, env, cwd);
   return finished(child, timeoutMs);
 }
 
 export function spawnCli(
   args: readonly string[],
   env: NodeJS.ProcessEnv = {},
+  cwd = process.cwd(),
 ): ChildProcess & { output: { stdout: string; stderr: string } } {
   const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: process.cwd(),
+    cwd,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   }) as ChildProcess & { output: { stdout: string; stderr: string } };
@@ -87,19 +89,5 @@ export function waitForSummary(
       reject(new Error(`exited before starting; stderr: ${child.output.stderr}`));
     });
     check();
-  });
-}
-
-/** A TCP port that was free a moment ago (for processes whose URLs must be known before they start). */
-export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
   });
 }

@@ -2,7 +2,7 @@
 // resources close after the HTTP side, and the grace period bounds the wait.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
+import { request, type Server } from 'node:http';
 import { EventEmitter } from 'node:events';
 import { createHttpApp } from '../../src/shared/http/create-app.js';
 import { createLogger } from '../../src/shared/log/logger.js';
@@ -20,6 +20,11 @@ function get(url: string): Promise<{ status: number; body: string }> {
     req.on('error', reject);
     req.end();
   });
+}
+
+/** Resolves once the listener has stopped accepting (polled, so no guessed sleep decides the test). */
+async function untilNotListening(server: Server): Promise<void> {
+  while (server.listening) await new Promise((r) => setTimeout(r, 5));
 }
 
 function buildService(order: string[]) {
@@ -63,7 +68,7 @@ test('SIGTERM: readiness fails, in-flight request completes, new connections ref
 
   assert.equal(service.app.drain.draining, true, 'readiness fails as soon as the signal arrives');
   // The listener stops accepting: a new connection is refused.
-  await new Promise((r) => setTimeout(r, 50));
+  await untilNotListening(service.app.server);
   await assert.rejects(get(`${base}/healthz`), /ECONNREFUSED|ECONNRESET|socket hang up/);
 
   release();

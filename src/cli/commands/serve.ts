@@ -8,12 +8,16 @@ import { openGatewayService } from '../../gateway/service.js';
 import { openPaymentsService } from '../../payments/service.js';
 import { COMMON_OPTIONS, parseCommandArgs } from '../args.js';
 import { configuredSecrets } from '../secrets.js';
+import { deepFreeze } from '../../config/load.js';
+import type { Config } from '../../config/schema.js';
+import { reservePort, type PortReservation } from '../../shared/http/port-reservation.js';
 import {
   demoAccess,
-  isDemoConfiguration,
   mcpServersBlock,
+  planDemo,
   withDemoWiring,
   type DemoAccess,
+  type DemoPlan,
 } from '../demo.js';
 import type { CliContext, Command } from '../context.js';
 
@@ -53,25 +57,30 @@ Stops gracefully on SIGTERM or SIGINT.
         context.stdout.write(this.usage);
         return 0;
       }
-      const load = { configPath: values.config, env: context.env };
-      let config = loadConfig(load);
-      const demo = spec.parts.length === 2 && isDemoConfiguration(config);
-      if (demo) config = await withDemoWiring(config, load);
-      const { logger, scrubber } = createLogger({
-        level: config.logging.level,
-        secrets: configuredSecrets(config),
-      });
+      const reservations: Partial<Record<Part, PortReservation>> = {};
+      let config = loadConfig({ configPath: values.config, env: context.env });
       const services: Service[] = [];
+      let logger: Logger | undefined;
       try {
-        for (const part of spec.parts) services.push(await OPENERS[part](config, logger));
+        config = await withReservedPorts(config, spec.parts, reservations);
+        const plan: DemoPlan | undefined = spec.parts.length === 2 ? planDemo(config) : undefined;
+        if (plan?.wire === true) config = await withDemoWiring(config);
+        const created = createLogger({
+          level: config.logging.level,
+          secrets: configuredSecrets(config),
+        });
+        logger = created.logger;
+        for (const part of spec.parts) services.push(await OPENERS[part](config, created.logger));
         const urls: Record<string, string> = {};
-        for (const service of services) urls[service.name] = await service.listen();
-        const access = demo ? await demoAccess(config) : undefined;
-        if (access) scrubber.add(access.subscriptionKey);
-        printSummary(context, urls, values.json === true, access);
+        for (const service of services)
+          urls[service.name] = await service.listen(reservations[service.name as Part]);
+        const access = plan?.access === true ? await demoAccess(config) : undefined;
+        if (access) created.scrubber.add(access.subscriptionKey);
+        printSummary(context, urls, values.json === true, access, plan);
       } catch (error) {
+        for (const reservation of Object.values(reservations)) reservation.release();
         await Promise.allSettled(services.map((s) => s.close(0)));
-        logger.flush();
+        logger?.flush();
         throw error;
       }
       await shutdownOnSignal(services, {
@@ -85,11 +94,33 @@ Stops gracefully on SIGTERM or SIGINT.
   };
 }
 
+/**
+ * For every part configured on port 0, binds a socket now and puts its real port into the
+ * configuration, so the URLs derived from it (MCP URL, JWT audience, the demo's payment address) are
+ * right before the services are built.
+ */
+async function withReservedPorts(
+  config: FrozenConfig,
+  parts: readonly Part[],
+  reservations: Partial<Record<Part, PortReservation>>,
+): Promise<FrozenConfig> {
+  const wanted = parts.filter((part) => config[part].port === 0);
+  if (wanted.length === 0) return config;
+  const copy = structuredClone(config) as Config;
+  for (const part of wanted) {
+    const reservation = await reservePort(config[part].host);
+    reservations[part] = reservation;
+    copy[part].port = reservation.port;
+  }
+  return deepFreeze(copy);
+}
+
 function printSummary(
   context: CliContext,
   urls: Record<string, string>,
   json: boolean,
-  access?: DemoAccess,
+  access: DemoAccess | undefined,
+  plan: DemoPlan | undefined,
 ): void {
   const summary: Record<string, unknown> = {};
   if (urls.gateway) {
@@ -100,6 +131,7 @@ function printSummary(
     summary.paymentsUrl = urls.payments;
     summary.paymentOrderApi = `${urls.payments}/payments/payment-order/v1`;
   }
+  if (plan !== undefined && !plan.wire) summary.demoWiring = `off: ${plan.reason}`;
   if (access) {
     summary.subscriptionKey = access.subscriptionKey;
     summary.sampleUser = access.sampleUser;
@@ -115,6 +147,7 @@ function printSummary(
   if (summary.gatewayUrl) lines.push(`  Gateway health:     ${summary.gatewayUrl}/healthz`);
   if (summary.paymentOrderApi) lines.push(`  Payment Order API:  ${summary.paymentOrderApi}`);
   if (summary.paymentsUrl) lines.push(`  Payments health:    ${summary.paymentsUrl}/healthz`);
+  if (plan !== undefined && !plan.wire) lines.push(`  Demo wiring off:    ${plan.reason}`);
   if (access) {
     lines.push(
       '',

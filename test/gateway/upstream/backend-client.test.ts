@@ -3,7 +3,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { BackendClient } from '../../../src/gateway/upstream/backend-client.js';
 
 const MAX = 1024;
@@ -49,6 +49,22 @@ const server: Server = createServer((req, res) => {
   res.writeHead(200, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ ok: true, path: req.url }));
 });
+// Server-side sockets, so a test can wait until the connections a client gave up are really gone
+// (and any error event of theirs has fired) instead of sleeping for a guessed time.
+const serverSockets = new Set<Socket>();
+server.on('connection', (socket: Socket) => {
+  serverSockets.add(socket);
+  socket.once('close', () => serverSockets.delete(socket));
+});
+async function untilServerSocketsClosed(): Promise<void> {
+  await Promise.all(
+    [...serverSockets].map(
+      (socket) =>
+        new Promise((resolve) => (socket.closed ? resolve(null) : socket.once('close', resolve))),
+    ),
+  );
+  await new Promise((resolve) => setImmediate(resolve));
+}
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -109,20 +125,22 @@ test('a declared Content-Length above the cap is refused without reading it, and
   const outcome = await c.send(get('/declared-too-large'));
   assert.equal(outcome.kind, 'failure');
   assert.equal(outcome.kind === 'failure' && outcome.reason, 'too-large');
-  await new Promise((resolve) => setTimeout(resolve, 50)); // let any late error event fire
-  assert.deepEqual(uncaught, []);
+  // Close the pool and wait until the server has seen every connection go: any late error event of
+  // the abandoned response has fired by then.
   await c.close();
+  await untilServerSocketsClosed();
+  assert.deepEqual(uncaught, []);
 });
 
 test('a chunked body that grows past the cap is cut off, and nothing is thrown', async () => {
   const c = client();
   const outcome = await c.send(get('/streamed-too-large'));
   assert.equal(outcome.kind === 'failure' && outcome.reason, 'too-large');
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.deepEqual(uncaught, []);
   // The pool is still usable afterwards.
   assert.equal((await c.send(get('/ok'))).kind, 'response');
   await c.close();
+  await untilServerSocketsClosed();
+  assert.deepEqual(uncaught, []);
 });
 
 test('a backend slower than the total timeout gives a timeout failure', async () => {
@@ -138,18 +156,17 @@ test('a request still queued in the pool when its time is up times out and never
   const [slow, queued] = await Promise.all([c.send(get('/slow')), c.send(get('/count'))]);
   assert.equal(slow.kind === 'failure' && slow.reason, 'timeout');
   assert.equal(queued.kind === 'failure' && queued.reason, 'timeout');
-  await new Promise((resolve) => setTimeout(resolve, 300)); // the pool frees its connection meanwhile
-  assert.equal(counted, 0, 'the timed-out request was not sent later');
+  // The pool has one connection and sends in order: had the timed-out request stayed queued, it would
+  // reach the backend before this one does.
   assert.equal((await c.send(get('/ok'))).kind, 'response', 'the pool is usable afterwards');
+  assert.equal(counted, 0, 'the timed-out request was not sent later');
   await c.close();
 });
 
 test('a refused connection gives an unavailable failure that says nothing was sent', async () => {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise((resolve) => probe.close(resolve));
-  const c = client(`http://127.0.0.1:${port}`);
+  // Port 1 (tcpmux) is privileged and unused on any machine this runs on: nothing listens there, and no
+  // other test can start listening on it meanwhile, unlike a port found free and then released.
+  const c = client('http://127.0.0.1:1');
   const outcome = await c.send(get('/ok'));
   assert.equal(outcome.kind === 'failure' && outcome.reason, 'unavailable');
   assert.match(outcome.kind === 'failure' ? outcome.message : '', /Nothing was sent/);
