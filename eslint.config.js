@@ -42,6 +42,8 @@ export default tseslint.config(
         URL: 'readonly',
         Buffer: 'readonly',
         AbortController: 'readonly',
+        AbortSignal: 'readonly',
+        fetch: 'readonly',
         setTimeout: 'readonly',
         clearTimeout: 'readonly',
       },

@@ -42,15 +42,28 @@ function bind(params: readonly SqlValue[], order: readonly number[]): unknown[] 
   });
 }
 
+/**
+ * Every native object better-sqlite3 hands out (connections and prepared statements), kept for the life
+ * of the process. better-sqlite3 12 builds on node::ObjectWrap, whose destructor on Node >= 24.19 aborts
+ * the process (`RemoveEnvironmentCleanupHook: (env) != nullptr`) when the garbage collector frees the
+ * object outside a JavaScript context, as an idle-time GC does. An object that never becomes garbage is
+ * never freed that way; Node frees the retained ones itself when the process ends. Statements are
+ * cached per SQL text, so this holds one entry per distinct statement, not one per query; the version
+ * that would avoid it (13, on Node-API) requires Node >= 22 (docs/decisions.md, "Node versions").
+ */
+const retainedNativeObjects = new Set<object>();
+
 export function openSqlite(options: SqliteOptions): Database {
   let db: BetterSqlite3.Database;
   try {
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
     db = new BetterSqlite3(options.path);
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
-    db.pragma('foreign_keys = ON');
-    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    retainedNativeObjects.add(db);
+    // exec, not db.pragma(): pragma() prepares a throw-away statement each time (see above).
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = FULL');
+    db.exec('PRAGMA foreign_keys = ON');
+    db.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new StoreUnavailableError(`cannot open SQLite database ${options.path}: ${reason}`);
@@ -62,7 +75,9 @@ export function openSqlite(options: SqliteOptions): Database {
     if (!entry) {
       const compiled = compilePlaceholders(sql);
       entry = { stmt: db.prepare(compiled.sql), order: compiled.order };
-      if (statements.size > 500) statements.clear();
+      // No eviction: values always travel as placeholders, so the SQL texts are a set fixed by the code
+      // (a few hundred at most), and an evicted statement would have to be retained anyway.
+      retainedNativeObjects.add(entry.stmt);
       statements.set(sql, entry);
     }
     return entry;
@@ -126,7 +141,7 @@ export function openSqlite(options: SqliteOptions): Database {
         }
       }),
     ping: async () => {
-      run(() => db.prepare('SELECT 1').get());
+      run(() => prepare('SELECT 1').stmt.get());
     },
     close: async () => {
       await tail;

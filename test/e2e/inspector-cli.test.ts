@@ -1,0 +1,104 @@
+// The `mcpServers` block that `toolgate start` prints works unchanged in the MCP Inspector's command-line
+// client (the README's command): `--cli --config <file> --server toolgate` lists the tools and calls one
+// as the printed user. The Inspector needs Node >= 22.19, so it runs as the npm `node@22` package next to
+// the Inspector package (npx), whatever Node runs this suite. Without `"type": "http"` in the entry, the
+// Inspector takes it for a local stdio server and fails with `The "file" argument must be of type
+// string`, which is why the printed entry carries the type.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { finished, spawnCli, waitForSummary } from '../helpers/process.js';
+
+const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
+
+interface Result {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `mcp-inspector --cli --config <file> --server toolgate <args>`, as the README shows it. */
+function inspector(configFile: string, args: readonly string[], cwd: string): Promise<Result> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      'npx',
+      [
+        '-y',
+        '-p',
+        'node@22',
+        '-p',
+        INSPECTOR,
+        '--',
+        'mcp-inspector',
+        '--cli',
+        '--config',
+        configFile,
+        '--server',
+        'toolgate',
+        ...args,
+      ],
+      // The machine has no OS keychain; the Inspector keeps its (unused) secrets in memory.
+      { cwd, env: { ...process.env, MCP_INSPECTOR_SECRET_STORE: 'memory' } },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+test('MCP Inspector CLI (Node 22) with the printed mcpServers block: tools/list and tools/call', async () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'toolgate-inspector-'));
+  const child = spawnCli(['start', '--json'], {
+    TOOLGATE_DATA_DIR: join(scratch, 'data'),
+    TOOLGATE_GATEWAY_PORT: '0',
+    TOOLGATE_PAYMENTS_PORT: '0',
+  });
+  try {
+    const summary = (await waitForSummary(child)) as unknown as {
+      clientConfig: { mcpServers: { toolgate: { type: string } } };
+    };
+    assert.equal(summary.clientConfig.mcpServers.toolgate.type, 'http');
+    // The block exactly as printed, saved to a file as a user would.
+    const configFile = join(scratch, 'mcp.json');
+    writeFileSync(configFile, JSON.stringify(summary.clientConfig, null, 2));
+
+    const list = await inspector(configFile, ['--method', 'tools/list'], scratch);
+    assert.equal(list.code, 0, `tools/list failed: ${list.stderr.slice(-2000)}`);
+    const names = (JSON.parse(list.stdout) as { tools: { name: string }[] }).tools
+      .map((t) => t.name)
+      .sort();
+    assert.ok(
+      names.includes('getMyAccountBalance') && names.includes('fetchBankDetails'),
+      names.join(),
+    );
+    assert.equal(names.length, 10);
+
+    // A user-scoped tool: the printed Authorization header carries the sample user through the gateway.
+    const call = await inspector(
+      configFile,
+      ['--method', 'tools/call', '--tool-name', 'getMyAccountBalance'],
+      scratch,
+    );
+    assert.equal(call.code, 0, `tools/call failed: ${call.stderr.slice(-2000)}`);
+    const result = JSON.parse(call.stdout) as {
+      isError?: boolean;
+      structuredContent: { items: { accountId: string; currency: string }[] };
+    };
+    assert.notEqual(result.isError, true, call.stdout);
+    assert.ok(result.structuredContent.items.length > 0, call.stdout);
+    assert.match(result.structuredContent.items[0]?.accountId ?? '', /^[A-Z]{2}\d{2}/);
+  } finally {
+    child.kill('SIGTERM');
+    const stopped = await finished(child, 15000);
+    assert.equal(stopped.code, 0, stopped.stderr.slice(-500));
+  }
+});
