@@ -2,7 +2,7 @@
 // overrides → schema validation with defaults → deep freeze. The only module that reads the environment
 // (it receives it as an argument; the CLI entry passes process.env).
 import { readFileSync } from 'node:fs';
-import { extname } from 'node:path';
+import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigSchema, type FrozenConfig } from './schema.js';
 import { validateAgainstSchema } from './validate.js';
@@ -27,6 +27,13 @@ export function loadConfig(options: LoadConfigOptions): FrozenConfig {
   const merged = deepMerge(substituted, options.overrides ?? {});
   const withEnv = applyEnvironment(merged, options.env);
   const config = validateAgainstSchema(ConfigSchema, withEnv);
+  // A relative dataDir from the file (or the default) belongs to the file's folder, so a command run
+  // from elsewhere with --config finds the same stores. One from TOOLGATE_DATA_DIR or the caller's
+  // overrides is relative to the working directory, as any path given on a command line is.
+  const fromCaller =
+    nonEmpty(options.env.TOOLGATE_DATA_DIR) !== undefined || 'dataDir' in (options.overrides ?? {});
+  if (path !== undefined && !fromCaller && !isAbsolute(config.dataDir))
+    config.dataDir = resolve(dirname(path), config.dataDir);
   return deepFreeze(config);
 }
 
@@ -47,7 +54,10 @@ function readConfigFile(path: string): Record<string, unknown> {
   try {
     parsed = extname(path).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
-    const detail = error instanceof Error ? error.message.split('\n')[0] : 'syntax error';
+    // The parser's first line names the problem and its place, then introduces an excerpt with ':';
+    // the excerpt is not shown (it may hold secrets), so neither is the colon.
+    const first = error instanceof Error ? (error.message.split('\n')[0] ?? '') : '';
+    const detail = first.replace(/\s*:\s*$/, '') || 'syntax error';
     throw new ConfigError(
       `configuration file ${path} is not valid ${describeFormat(path)}: ${detail}`,
     );
@@ -79,7 +89,8 @@ export function deepMerge(
   return out;
 }
 
-function deepFreeze<T>(value: T): T {
+/** Freezes a configuration derived from a loaded one (the CLI's demo wiring and bound ports). */
+export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const child of Object.values(value)) deepFreeze(child);

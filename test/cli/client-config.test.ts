@@ -10,7 +10,7 @@ import { createDevIdp } from '../../src/gateway/auth/dev-idp/idp.js';
 import { runCli } from '../helpers/process.js';
 
 interface Block {
-  mcpServers: Record<string, { url: string; headers: Record<string, string> }>;
+  mcpServers: Record<string, { type: string; url: string; headers: Record<string, string> }>;
 }
 
 async function createKey(env: Record<string, string>, environment = 'development') {
@@ -33,6 +33,9 @@ test('client-config: --key and --sub give a block with the MCP URL, the key and 
   assert.equal(out.code, 0, out.stderr);
   const block = JSON.parse(out.stdout) as Block;
   const server = block.mcpServers['payments'];
+  // Clients (MCP Inspector --config, Claude Code, VS Code) read an entry without a type as stdio.
+  assert.equal(server?.type, 'http');
+  assert.deepEqual(Object.keys(server ?? {}), ['type', 'url', 'headers']);
   assert.equal(server?.url, 'http://127.0.0.1:8080/mcp');
   assert.equal(server?.headers['Ocp-Apim-Subscription-Key'], primaryKey);
   const bearer = server?.headers['Authorization'] ?? '';
@@ -71,6 +74,14 @@ test('client-config: without --key it uses the demo key; without --sub/--token n
 test('client-config: unknown, suspended and other-environment keys are refused, masked', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-client-config-'));
   const env = { TOOLGATE_DATA_DIR: dataDir };
+  // No gateway store in the data folder: nothing to check a key against, and nothing is created.
+  const noStore = await runCli(
+    ['client-config', '--key', 'tgk_unknownunknownunknown0000wxyz'],
+    env,
+  );
+  assert.equal(noStore.code, 1);
+  assert.match(noStore.stderr, /^toolgate client-config: no store at \S+gateway\.db: /);
+  await createKey(env, 'staging');
   const unknown = await runCli(
     ['client-config', '--key', 'tgk_unknownunknownunknown0000wxyz'],
     env,

@@ -49,7 +49,12 @@ test('keys: create prints the keys once; list, rotate, suspend, resume, revoke w
 
   const listed = await runCli(['keys', 'list', '--json'], env);
   assert.equal(listed.code, 0);
-  const all = json<Described[]>(listed.stdout);
+  const { subscriptions: all, store } = json<{
+    subscriptions: Described[];
+    store: Record<string, string>;
+  }>(listed.stdout);
+  // --json says which store the command used.
+  assert.deepEqual(store, { kind: 'sqlite', path: join(env.TOOLGATE_DATA_DIR, 'gateway.db') });
   assert.equal(all.length, 1);
   assert.equal(all[0]?.keys.primary, `tgk_…${sub.primaryKey?.slice(-4)}`);
   assert.equal(listed.stdout.includes(sub.primaryKey ?? '?'), false, 'list never shows a key');

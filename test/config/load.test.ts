@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
 
 function tempFile(name: string, content: string): string {
@@ -102,7 +102,14 @@ const INVALID: ReadonlyArray<[string, string, RegExp]> = [
     /gateway\.database\.url: "mysql:\/\/x" is invalid/,
   ],
   ['top level not an object', '- 1\n- 2\n', /must hold an object at the top level/],
-  ['syntax error', 'gateway: [\n', /is not valid YAML/],
+  // The parser's place ("at line L, column C") ends the line: no dangling ':' before an excerpt that
+  // is not shown.
+  ['syntax error', 'gateway: [\n', /is not valid YAML: .+ at line \d+, column \d+$/],
+  [
+    'nested compact mapping',
+    'a: b: c\n',
+    /is not valid YAML: Nested mappings are not allowed in compact mappings at line 1, column 4$/,
+  ],
 ];
 
 for (const [name, content, expected] of INVALID) {
@@ -112,6 +119,23 @@ for (const [name, content, expected] of INVALID) {
     assert.equal(error.message.includes('\n'), false, 'message must be a single line');
   });
 }
+
+test("a relative dataDir from the file is taken from the file's folder; TOOLGATE_DATA_DIR from the working directory", () => {
+  const file = tempFile('with-data-dir.yaml', 'dataDir: state\n');
+  assert.equal(loadConfig({ configPath: file, env: {} }).dataDir, join(dirname(file), 'state'));
+  const byDefault = tempFile('no-data-dir.yaml', 'environment: development\n');
+  assert.equal(
+    loadConfig({ configPath: byDefault, env: {} }).dataDir,
+    join(dirname(byDefault), 'data'),
+  );
+  assert.equal(
+    loadConfig({ configPath: file, env: { TOOLGATE_DATA_DIR: 'here' } }).dataDir,
+    'here',
+  );
+  assert.equal(loadConfig({ env: {} }).dataDir, 'data', 'without a file: the working directory');
+  const absolute = tempFile('abs-data-dir.yaml', 'dataDir: /var/lib/toolgate\n');
+  assert.equal(loadConfig({ configPath: absolute, env: {} }).dataDir, '/var/lib/toolgate');
+});
 
 test('a missing file is reported by path', () => {
   const error = errorOf(() => loadConfig({ configPath: '/nonexistent/toolgate.yaml', env: {} }));

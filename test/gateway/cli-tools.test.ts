@@ -1,10 +1,11 @@
 // `toolgate tools list|approve|revoke`: approval state stored in the gateway database (SQLite file here).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
+import { NO_STORE_HINT } from '../../src/cli/store-location.js';
 
 interface ToolRow {
   name: string;
@@ -38,12 +39,25 @@ test('tools list shows the default backends (payment service) with classes; appr
       join(dir, 'config.json'),
       JSON.stringify({ dataDir: dir, logging: { level: 'silent' } }),
     );
+    // No store yet: list says where it looked (approve/revoke may start one in the data folder).
+    const none = await run(['tools', 'list'], dir);
+    assert.equal(none.code, 1);
+    assert.equal(
+      none.err,
+      `toolgate tools: no store at ${join(dir, 'gateway.db')}: ${NO_STORE_HINT}\n`,
+    );
+    assert.equal(existsSync(join(dir, 'gateway.db')), false, 'list created nothing');
+    assert.equal((await run(['tools', 'approve', 'createPayment'], dir)).code, 0);
+
     const list = await run(['tools', 'list', '--json'], dir);
     assert.equal(list.code, 0, list.err);
+    const listed = JSON.parse(list.out) as { store: Record<string, string> };
+    assert.deepEqual(listed.store, { kind: 'sqlite', path: join(dir, 'gateway.db') });
     const tools = (JSON.parse(list.out) as { tools: ToolRow[] }).tools;
     const byName = new Map(tools.map((t) => [t.name, t]));
     assert.equal(byName.get('createPayment')?.approved, true);
-    assert.equal(byName.get('createPayment')?.source, 'config');
+    assert.equal(byName.get('createPayment')?.source, 'stored');
+    assert.equal(byName.get('fetchPaymentFees')?.source, 'config');
     assert.equal(byName.get('getMyAccountBalance')?.backend, 'accounts');
     assert.equal(byName.get('getMyAccountBalance')?.securityClass, 'user-scoped');
 

@@ -12,6 +12,7 @@ import { parseFedwire } from '../../payments/directory/importers/fedwire.js';
 import { parseBankCsv } from '../../payments/directory/importers/csv.js';
 import type { DirectorySource, ParsedFile } from '../../payments/directory/types.js';
 import { COMMON_OPTIONS, UsageError, parseCommandArgs } from '../args.js';
+import { requireStore, storeLocation } from '../store-location.js';
 import type { CliContext, Command, Output } from '../context.js';
 
 const PARSERS: Record<DirectorySource, (text: string) => ParsedFile> = {
@@ -102,6 +103,8 @@ export const bankDirectoryCommand: Command = {
     }
     const parsed = PARSERS[format](text);
     const config = loadConfig({ configPath: values.config, env: context.env });
+    const location = storeLocation(config.payments.database, config.dataDir);
+    requireStore(location, config.dataDir, { mayCreate: true });
     const db = await openDatabase(config.payments.database, config.dataDir);
     const tty = isTerminal(context.stderr) && values.json !== true;
     try {
@@ -115,7 +118,7 @@ export const bankDirectoryCommand: Command = {
       if (tty) context.stderr.write('\n');
       context.stdout.write(
         values.json === true
-          ? `${JSON.stringify({ file, ...summary })}\n`
+          ? `${JSON.stringify({ file, ...summary, store: location.summary })}\n`
           : textSummary(file, summary),
       );
       return 0;

@@ -87,7 +87,7 @@ export const clientConfigCommand: Command = {
 
 /** Refuses a key the gateway would refuse: unknown, not active, or of another environment. */
 async function checkKey(config: FrozenConfig, key: string): Promise<void> {
-  const db = await openGatewayStore(config);
+  const { db } = await openGatewayStore(config, { mayCreate: false });
   try {
     const store = new SubscriptionStore(db, config.gateway.auth.subscriptionKeys.pepper);
     const found = await store.findByKey(key);

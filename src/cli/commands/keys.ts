@@ -1,6 +1,9 @@
 // `toolgate keys create|list|rotate|suspend|resume|revoke`: manage subscriptions and their keys.
 // New keys are printed once; only their hashes are stored.
 import { loadConfig } from '../../config/load.js';
+import type { FrozenConfig } from '../../config/schema.js';
+import { PRODUCT_PREFIX } from '../../gateway/admission/admission.js';
+import { loadCatalogue } from '../../gateway/catalogue/load.js';
 import { SubscriptionStore } from '../../gateway/auth/subscriptions/store.js';
 import {
   ENVIRONMENTS,
@@ -10,7 +13,7 @@ import {
   type Subscription,
 } from '../../gateway/auth/subscriptions/types.js';
 import { COMMON_OPTIONS, UsageError, parseCommandArgs } from '../args.js';
-import type { CliContext, Command } from '../context.js';
+import type { Command } from '../context.js';
 import { openGatewayStore } from './gateway-store.js';
 
 const USAGE = `Usage: toolgate keys <action> [options]
@@ -58,28 +61,33 @@ export const keysCommand: Command = {
     }
     if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
     const config = loadConfig({ configPath: values.config, env: context.env });
-    const db = await openGatewayStore(config);
+    const { db, location } = await openGatewayStore(config, { mayCreate: action === 'create' });
     const store = new SubscriptionStore(db, config.gateway.auth.subscriptionKeys.pepper);
     const json = values.json === true;
+    const fallback = config.gateway.rateLimit.subscriptionDefault;
+    const print = (value: Record<string, unknown>) =>
+      context.stdout.write(`${JSON.stringify({ ...value, store: location.summary }, null, 2)}\n`);
     try {
       switch (action) {
         case 'create': {
+          const tools = values.tools === undefined ? null : splitList(values.tools);
+          if (tools !== null) await refuseUnknownTools(tools, config);
           const issued = await store.create({
             application: required(values.app, '--app'),
             environment: environmentOf(required(values.env, '--env')),
-            tools: values.tools === undefined ? null : splitList(values.tools),
+            tools,
             rateLimitPerMinute:
               values['rate-limit'] === undefined ? null : positiveInteger(values['rate-limit']),
           });
           if (json) {
-            print(context, {
+            print({
               ...describe(issued.subscription),
               primaryKey: issued.primaryKey,
               secondaryKey: issued.secondaryKey,
             });
           } else {
             context.stdout.write(
-              `${line(issued.subscription)}\n` +
+              `${line(issued.subscription, fallback)}\n` +
                 `primary key:   ${issued.primaryKey}\nsecondary key: ${issued.secondaryKey}\n` +
                 'Store these keys now: they are not shown again.\n',
             );
@@ -88,20 +96,22 @@ export const keysCommand: Command = {
         }
         case 'list': {
           const all = await store.list();
-          if (json) print(context, all.map(describe));
+          if (json) print({ subscriptions: all.map(describe) });
           else
             context.stdout.write(
-              all.length === 0 ? 'no subscriptions\n' : `${all.map(line).join('\n')}\n`,
+              all.length === 0
+                ? 'no subscriptions\n'
+                : `${all.map((s) => line(s, fallback)).join('\n')}\n`,
             );
           return 0;
         }
         case 'rotate': {
           const slot = slotOf(values.slot ?? 'primary');
           const { subscription, key } = await store.rotate(required(values.id, '--id'), slot);
-          if (json) print(context, { ...describe(subscription), slot, key });
+          if (json) print({ ...describe(subscription), slot, key });
           else
             context.stdout.write(
-              `${line(subscription)}\nnew ${slot} key: ${key}\nStore it now: it is not shown again.\n`,
+              `${line(subscription, fallback)}\nnew ${slot} key: ${key}\nStore it now: it is not shown again.\n`,
             );
           return 0;
         }
@@ -111,8 +121,8 @@ export const keysCommand: Command = {
           const status =
             action === 'suspend' ? 'suspended' : action === 'resume' ? 'active' : 'revoked';
           const subscription = await store.setStatus(required(values.id, '--id'), status);
-          if (json) print(context, describe(subscription));
-          else context.stdout.write(`${line(subscription)}\n`);
+          if (json) print(describe(subscription));
+          else context.stdout.write(`${line(subscription, fallback)}\n`);
           return 0;
         }
         default:
@@ -125,6 +135,23 @@ export const keysCommand: Command = {
     }
   },
 };
+
+/**
+ * A subscription limited to tools that do not exist would be refused every call: every name must be a
+ * tool of the configured backends' catalogue or `product:NAME` of a configured product.
+ */
+async function refuseUnknownTools(names: readonly string[], config: FrozenConfig): Promise<void> {
+  const catalogue = await loadCatalogue(config.gateway.backends);
+  const unknown = names.filter((name) =>
+    name.startsWith(PRODUCT_PREFIX)
+      ? !Object.hasOwn(config.gateway.products, name.slice(PRODUCT_PREFIX.length))
+      : !catalogue.byName.has(name),
+  );
+  if (unknown.length > 0)
+    throw new UsageError(
+      `--tools names unknown tool(s) or product(s): ${unknown.join(', ')} (see "toolgate tools list" and gateway.products)`,
+    );
+}
 
 function required(value: string | undefined, flag: string): string {
   if (value === undefined || value === '') throw new UsageError(`${flag} is required`);
@@ -176,13 +203,16 @@ function describe(s: Subscription) {
   };
 }
 
-function line(s: Subscription): string {
+/** The subscription's quota as the gateway applies it: its own, else the configured default. */
+function quota(s: Subscription, fallback: { limit: number; windowSeconds: number }): string {
+  return s.rateLimitPerMinute === null
+    ? `quota=${fallback.limit}/${fallback.windowSeconds}s (default)`
+    : `quota=${s.rateLimitPerMinute}/60s`;
+}
+
+function line(s: Subscription, fallback: { limit: number; windowSeconds: number }): string {
   const keys = Object.entries(s.keyHints)
     .map(([slot, last4]) => `${slot} tgk_…${last4}`)
     .join(', ');
-  return `${s.id}  ${s.application}  ${s.environment}  ${s.status}  tools=${s.tools?.join(',') ?? 'all'}${keys ? `  keys: ${keys}` : ''}`;
-}
-
-function print(context: CliContext, value: unknown): void {
-  context.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  return `${s.id}  ${s.application}  ${s.environment}  ${s.status}  tools=${s.tools?.join(',') ?? 'all'}  ${quota(s, fallback)}${keys ? `  keys: ${keys}` : ''}`;
 }

@@ -1,5 +1,6 @@
 // `toolgate token --sub alice [--ttl 3600] [--claim k=v]`: mint a user token from the development
 // identity provider (the key under dataDir), valid at the gateway configured by the same file.
+import { requireDataFolder } from '../store-location.js';
 import { loadConfig } from '../../config/load.js';
 import type { FrozenConfig } from '../../config/schema.js';
 import { createDevIdp } from '../../gateway/auth/dev-idp/idp.js';
@@ -87,6 +88,9 @@ export async function mintDevToken(
       'the development identity provider is disabled in this configuration (gateway.auth.devIdentityProvider.enabled)',
     );
   }
+  // The signing key lives in the data folder; minting from a fresh one elsewhere would make a new key
+  // that no running gateway trusts.
+  requireDataFolder(config.dataDir);
   const idp = await createDevIdp({ dataDir: config.dataDir });
   const audience = settings.jwt?.audience ?? settings.mcpUrl;
   const issuer = settings.devIdp.issuer;

@@ -11,6 +11,7 @@ import { gatewayMigrations } from '../../gateway/storage/migrations.js';
 import { runMigrations } from '../../shared/db/migrations.js';
 import { openDatabase } from '../../shared/db/open.js';
 import { COMMON_OPTIONS, UsageError, parseCommandArgs } from '../args.js';
+import { requireStore, storeLocation, type StoreLocation } from '../store-location.js';
 import type { CliContext, Command } from '../context.js';
 
 const USAGE = `Usage: toolgate tools list [--json]
@@ -56,6 +57,8 @@ export const toolsCommand: Command = {
       throw new UsageError(`"${action}" needs at least one tool name`);
     const config = loadConfig({ configPath: values.config, env: context.env });
     const catalogue = await loadCatalogue(config.gateway.backends);
+    const location = storeLocation(config.gateway.database, config.dataDir);
+    requireStore(location, config.dataDir, { mayCreate: action !== 'list' });
     const db = await openDatabase(config.gateway.database, config.dataDir);
     try {
       await runMigrations(db, 'gateway', gatewayMigrations);
@@ -69,7 +72,7 @@ export const toolsCommand: Command = {
       }
       const rows = await table(config, catalogue, repo);
       const shown = action === 'list' ? rows : rows.filter((r) => names.includes(r.name));
-      print(context, shown, values.json === true);
+      print(context, shown, values.json === true, location);
       return 0;
     } finally {
       await db.close();
@@ -98,9 +101,14 @@ async function table(
   });
 }
 
-function print(context: CliContext, rows: readonly Row[], json: boolean): void {
+function print(
+  context: CliContext,
+  rows: readonly Row[],
+  json: boolean,
+  location: StoreLocation,
+): void {
   if (json) {
-    context.stdout.write(`${JSON.stringify({ tools: rows })}\n`);
+    context.stdout.write(`${JSON.stringify({ tools: rows, store: location.summary })}\n`);
     return;
   }
   const header = ['TOOL', 'BACKEND', 'CLASS', 'APPROVED', 'OPERATION'];
