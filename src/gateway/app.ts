@@ -15,6 +15,7 @@ import { ArgumentValidator } from './mcp/arguments.js';
 import { Dispatcher } from './mcp/dispatch.js';
 import { registerMcpEndpoint } from './mcp/endpoint.js';
 import { securityClassGuard } from './mcp/guard.js';
+import { mcpRefusalRenderer } from './mcp/refusal-format.js';
 import {
   anonymousAuthenticator,
   type Authenticator,
@@ -60,6 +61,7 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
     requestTimeoutMs: gateway.requestTimeoutMs,
     keepAliveTimeoutMs: gateway.keepAliveTimeoutMs,
     readiness,
+    renderRefusal: mcpRefusalRenderer(gateway.mcp.path),
   });
 
   const catalogue = options.catalogue ?? (await loadCatalogue(gateway.backends));

@@ -17,6 +17,10 @@ export type GatewayErrorCode =
   | 'NOT_ACCEPTABLE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'PAYLOAD_TOO_LARGE'
+  | 'HEADERS_TOO_LARGE'
+  | 'URI_TOO_LONG'
+  | 'REQUEST_TIMEOUT'
+  | 'SHUTTING_DOWN'
   | 'BATCH_NOT_SUPPORTED'
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
@@ -47,6 +51,10 @@ export const GATEWAY_ERRORS: Readonly<Record<GatewayErrorCode, Mapping>> = {
   NOT_ACCEPTABLE: { rpc: -31006, http: 406 },
   UNSUPPORTED_MEDIA_TYPE: { rpc: -31015, http: 415 },
   PAYLOAD_TOO_LARGE: { rpc: -31013, http: 413 },
+  HEADERS_TOO_LARGE: { rpc: -31031, http: 431 },
+  URI_TOO_LONG: { rpc: -31014, http: 414 },
+  REQUEST_TIMEOUT: { rpc: -31008, http: 408 },
+  SHUTTING_DOWN: { rpc: -31054, http: 503 },
   BATCH_NOT_SUPPORTED: { rpc: -32600, http: 400 },
   UNAUTHENTICATED: { rpc: -31001, http: 401 },
   FORBIDDEN: { rpc: -31002, http: 403 },

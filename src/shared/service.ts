@@ -48,6 +48,7 @@ export function assembleService(parts: ServiceParts): Service {
     close(graceMs: number) {
       closing ??= (async () => {
         parts.app.drain.draining = true;
+        const window = holdIdleConnections(parts.app, Math.min(DRAIN_WINDOW_MS, graceMs));
         const timer = setTimeout(() => {
           parts.app.log.warn({ graceMs }, 'grace period over; closing remaining connections');
           parts.app.server.closeAllConnections();
@@ -56,6 +57,7 @@ export function assembleService(parts: ServiceParts): Service {
         try {
           await parts.app.close();
         } finally {
+          window.end();
           clearTimeout(timer);
           for (const resource of parts.resources) {
             try {
@@ -67,6 +69,35 @@ export function assembleService(parts: ServiceParts): Service {
         }
       })();
       return closing;
+    },
+  };
+}
+
+/** How long kept-alive idle connections stay open after shutdown begins (docs/decisions.md). */
+const DRAIN_WINDOW_MS = 1000;
+
+/**
+ * Closing the listener also closes idle kept-alive connections at once (Node's server.close() and
+ * fastify's `forceCloseConnections: 'idle'`). A client that sends its next request on such a connection in
+ * that instant sees a reset, not an answer. For a short window the idle connections are left open instead:
+ * a request arriving on one is answered 503 SHUTTING_DOWN with `Connection: close` (create-app.ts), and
+ * when the window ends the connections still idle are closed as before.
+ */
+function holdIdleConnections(app: FastifyInstance, windowMs: number): { end(): void } {
+  const server = app.server;
+  // An own property shadows the prototype's method for the callers inside server.close().
+  server.closeIdleConnections = () => undefined;
+  const release = () => {
+    if (!Object.hasOwn(server, 'closeIdleConnections')) return;
+    delete (server as { closeIdleConnections?: unknown }).closeIdleConnections;
+    server.closeIdleConnections();
+  };
+  const timer = setTimeout(release, windowMs);
+  timer.unref();
+  return {
+    end() {
+      clearTimeout(timer);
+      release();
     },
   };
 }

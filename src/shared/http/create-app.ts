@@ -6,6 +6,15 @@ import { requestIdFrom } from './request-id.js';
 import { problemType, sendProblem } from './problem.js';
 import { JsonBodyError, parseJsonBody } from './json-body.js';
 import { AccessLogController, registerAccessLog } from './access-log.js';
+import {
+  REFUSALS,
+  clientErrorHandler,
+  frameworkErrorHandler,
+  pathOf,
+  problemRefusal,
+  sendRefusal,
+  type RefusalRenderer,
+} from './refusals.js';
 
 export interface ReadinessCheck {
   readonly name: string;
@@ -18,6 +27,8 @@ export interface HttpAppOptions {
   readonly requestTimeoutMs: number;
   readonly keepAliveTimeoutMs: number;
   readonly readiness?: readonly ReadinessCheck[];
+  /** The format of refusals made before any route runs (refusals.ts); default problem+json. */
+  readonly renderRefusal?: RefusalRenderer;
 }
 
 export interface Drain {
@@ -32,7 +43,10 @@ declare module 'fastify' {
 
 const CHECK_TIMEOUT_MS = 2000;
 
+const PROBES = new Set(['/healthz', '/readyz']);
+
 export function createHttpApp(options: HttpAppOptions): FastifyInstance {
+  const render = options.renderRefusal ?? problemRefusal;
   const app = Fastify({
     loggerInstance: options.logger,
     genReqId: (req) => requestIdFrom(req.headers['x-request-id']),
@@ -40,8 +54,13 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     requestTimeout: options.requestTimeoutMs,
     keepAliveTimeout: options.keepAliveTimeoutMs,
     connectionTimeout: options.requestTimeoutMs,
-    return503OnClosing: true,
+    // Requests that arrive while draining are refused by the hook below, in the service's format.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
+    clientErrorHandler: clientErrorHandler(render, (code, cause) =>
+      options.logger.debug({ refusal: code, cause }, 'client error'),
+    ),
+    frameworkErrors: frameworkErrorHandler(render),
     // One access line per request (access-log.ts) instead of fastify's incoming/completed pair.
     logController: new AccessLogController(),
     // Bound router work on hostile input.
@@ -62,6 +81,19 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
+    if (!app.drain.draining) return;
+    // Shutting down: this request arrived on a connection kept alive from before. A clear refusal
+    // (nothing was done; try again elsewhere) and the connection closes after it. Probes still answer
+    // (readiness says draining), also on a closing connection.
+    if (PROBES.has(pathOf(req.url))) {
+      reply.header('Connection', 'close');
+      return;
+    }
+    return sendRefusal(reply, render, REFUSALS.SHUTTING_DOWN, pathOf(req.url), true);
+  });
+  // Responses of requests still in flight when draining began close their connection too.
+  app.addHook('onSend', async (_req, reply) => {
+    if (app.drain.draining) reply.header('Connection', 'close');
   });
 
   // Probes are polled every few seconds: no access line for them (warnings and errors still log).
@@ -92,7 +124,8 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
       title: 'Not Found',
       status: 404,
       code: 'NOT_FOUND',
-      detail: `No route for ${req.method} ${req.url.split('?')[0] ?? ''}`,
+      // The request is not echoed (not even its path): the client knows what it sent.
+      detail: 'No route for this method and path',
     }),
   );
 
