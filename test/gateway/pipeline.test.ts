@@ -230,6 +230,43 @@ describe('gateway pipeline', () => {
     }
   });
 
+  test('issue 12 finding 2: a look-alike subject ("alice ", " alice", "\\talice", "alice\\t", "anonymous") is refused 401 SUBJECT_INVALID before any backend call, in headers and assertion mode', async () => {
+    for (const identity of [{ mode: 'headers', sharedSecret: SHARED }, { mode: 'assertion' }]) {
+      const built = await build(identity);
+      try {
+        const before = backend.requests.length;
+        for (const sub of ['alice ', ' alice', '\talice', 'alice\t', 'anonymous']) {
+          const response = await call(
+            built.app,
+            {
+              'ocp-apim-subscription-key': built.key,
+              authorization: `Bearer ${await token(sub)}`,
+            },
+            'tools/call',
+            { name: 'getMyAccountBalance', arguments: {} },
+          );
+          assert.equal(response.statusCode, 401, `${identity.mode} ${JSON.stringify(sub)}`);
+          const error = response.json().error as { code: number; data: { reason: string } };
+          assert.equal(error.code, -31001);
+          assert.equal(error.data.reason, 'SUBJECT_INVALID');
+        }
+        assert.equal(backend.requests.length, before, 'no request reached the backend');
+        const exact = await call(
+          built.app,
+          {
+            'ocp-apim-subscription-key': built.key,
+            authorization: `Bearer ${await token('alice')}`,
+          },
+          'tools/call',
+          { name: 'getMyAccountBalance', arguments: {} },
+        );
+        assert.equal(exact.statusCode, 200, exact.body);
+      } finally {
+        await close(built);
+      }
+    }
+  });
+
   test('RFC 9728: protected-resource metadata names the MCP resource, the issuer and the bearer method', async () => {
     const built = await build({ mode: 'headers' });
     try {

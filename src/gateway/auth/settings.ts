@@ -2,7 +2,11 @@
 // whether the development identity provider runs. Used by the gateway and by the `token` command so both
 // agree on issuer and audience.
 import type { FrozenConfig } from '../../config/schema.js';
-import { resolveJwtConfig, type JwtConfig } from './jwt/config.js';
+import {
+  PRODUCTION_MAX_TOKEN_LIFETIME_SECONDS,
+  resolveJwtConfig,
+  type JwtConfig,
+} from './jwt/config.js';
 
 export const DEV_IDP_PATH = '/dev-idp';
 
@@ -36,7 +40,9 @@ export function resolveIdentitySettings(
   const devEnabled = auth.devIdentityProvider.enabled ?? config.environment === 'development';
   const devIssuer = `${baseUrl}${DEV_IDP_PATH}`;
   let jwt: JwtConfig | null = null;
-  if (auth.jwt !== undefined) jwt = resolveJwtConfig(structuredClone(auth.jwt));
+  const lifetime =
+    config.environment === 'production' ? PRODUCTION_MAX_TOKEN_LIFETIME_SECONDS : undefined;
+  if (auth.jwt !== undefined) jwt = resolveJwtConfig(structuredClone(auth.jwt), lifetime);
   else if (devEnabled) jwt = resolveJwtConfig({ issuer: devIssuer, audience: mcpUrl });
   return { baseUrl, mcpUrl, jwt, devIdp: { enabled: devEnabled, issuer: devIssuer } };
 }

@@ -6,7 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { PaymentError } from '../domain/errors.js';
-import { ANONYMOUS, type Identity, type IdentityResolver } from './types.js';
+import { ANONYMOUS, isUserId, type Identity, type IdentityResolver } from './types.js';
 
 export const ASSERTION_HEADER = 'x-toolgate-identity';
 const ASSERTION_TYP = 'identity-assertion+jwt';
@@ -62,7 +62,9 @@ export function createAssertionResolver(
         throw rejected('The identity assertion is invalid or expired.');
       }
       const userId = payload.sub;
-      if (typeof userId !== 'string' || userId === '' || userId === 'anonymous') return ANONYMOUS;
+      if (userId === 'anonymous') return ANONYMOUS;
+      if (typeof userId !== 'string' || !isUserId(userId))
+        throw rejected('The identity assertion names an invalid subject.');
       const claims: Record<string, string> = { sub: userId };
       if (typeof payload.email === 'string') claims.email = payload.email;
       const application = typeof payload.app === 'string' ? payload.app : undefined;

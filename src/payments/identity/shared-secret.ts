@@ -9,10 +9,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { PaymentError } from '../domain/errors.js';
-import { ANONYMOUS, type Identity, type IdentityResolver } from './types.js';
+import { ANONYMOUS, isUserId, type Identity, type IdentityResolver } from './types.js';
 
 export const GATEWAY_KEY_HEADER = 'x-toolgate-gateway-key';
-const USER_ID = /^[\x21-\x7e]{1,255}$/;
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
@@ -44,7 +43,7 @@ export function createSharedSecretResolver(secrets: readonly string[]): Identity
       }
       const userId = header('x-user-id');
       if (userId === undefined || userId === 'anonymous') return ANONYMOUS;
-      if (!USER_ID.test(userId)) {
+      if (!isUserId(userId)) {
         throw new PaymentError('IDENTITY_REJECTED', 'X-User-Id is not a valid subject.');
       }
       const claims: Record<string, string> = { sub: userId };

@@ -17,3 +17,12 @@ export interface IdentityResolver {
 }
 
 export const ANONYMOUS: Identity = Object.freeze({ kind: 'anonymous' });
+
+/**
+ * A user id as the service stores and compares it (exactly, byte for byte): 1–512 characters of visible
+ * ASCII, inner spaces allowed, none at either end. A subject outside this rule is refused, never trimmed
+ * or otherwise normalised into another user's id.
+ */
+export function isUserId(value: string): boolean {
+  return value.length <= 512 && /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(value);
+}

@@ -106,3 +106,18 @@ test('a user token from elsewhere (other issuer key) is not an assertion', async
   const res = await create({ 'x-toolgate-identity': forged });
   assert.equal(res.statusCode, 401);
 });
+
+test('issue 12 finding 2: an assertion whose subject is not exact visible ASCII is refused, never trimmed into another user', async () => {
+  const res = await create({ 'x-toolgate-identity': await assertionFor('dave') });
+  assert.equal(res.statusCode, 201, res.body);
+  const id = (res.json() as { paymentInstructionReference: { identification: string } })
+    .paymentInstructionReference.identification;
+  for (const subject of ['dave ', ' dave', '\tdave', 'dave\t', 'da\u0000ve', 'davé']) {
+    const read = await h.app.inject({
+      url: `${BASE}/payments/${id}`,
+      headers: { 'x-toolgate-identity': await assertionFor(subject) },
+    });
+    assert.equal(read.statusCode, 401, JSON.stringify(subject));
+    assert.equal((read.json() as { code: string }).code, 'IDENTITY_REJECTED');
+  }
+});

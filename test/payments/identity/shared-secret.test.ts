@@ -56,8 +56,15 @@ test('any identity header without a valid key is a spoof attempt', async () => {
     createSharedSecretResolver([]).resolve(req({ 'x-user-id': 'a', 'x-toolgate-gateway-key': '' })),
     rejected,
   );
-  await assert.rejects(
-    resolver.resolve(req({ 'x-user-id': 'has space', 'x-toolgate-gateway-key': SECRET })),
-    rejected,
+  for (const userId of ['tab\there', 'nul\u0000', 'x'.repeat(513)])
+    await assert.rejects(
+      resolver.resolve(req({ 'x-user-id': userId, 'x-toolgate-gateway-key': SECRET })),
+      rejected,
+      JSON.stringify(userId),
+    );
+  // The gateway's subject rule (visible ASCII, inner spaces allowed) is the service's too.
+  const spaced = await resolver.resolve(
+    req({ 'x-user-id': 'Jane Doe', 'x-toolgate-gateway-key': SECRET }),
   );
+  assert.equal(spaced.kind === 'user' ? spaced.userId : spaced.kind, 'Jane Doe');
 });

@@ -63,6 +63,8 @@ export const JwtConfigSchema = Type.Object(
     algorithms: Type.Optional(Type.Array(Algorithm, { minItems: 1, uniqueItems: true })),
     clockToleranceSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 300 })),
     maxTokenBytes: Type.Optional(Type.Integer({ minimum: 256, maximum: 65_536 })),
+    /** Longest accepted token lifetime (exp - iat) in seconds; 0 = no bound. */
+    maxTokenLifetimeSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 31_536_000 })),
     requiredClaims: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
     forwardClaims: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.String())),
     tokenCache: Type.Optional(
@@ -100,6 +102,8 @@ export interface JwtConfig {
   algorithms: JwsAlgorithm[];
   clockToleranceSeconds: number;
   maxTokenBytes: number;
+  /** Longest accepted `exp - iat` in seconds; undefined: no bound. */
+  maxTokenLifetimeSeconds: number | undefined;
   requiredClaims: string[];
   forwardClaims: Record<string, string>;
   tokenCache: { maxEntries: number; maxAgeMs: number };
@@ -127,8 +131,17 @@ function invalid(path: string, problem: string): AuthError {
   return new AuthError('CONFIG_INVALID', `gateway.auth.jwt${path}: ${problem}`);
 }
 
-/** Validates raw configuration, applies defaults and returns a frozen, complete JwtConfig. */
-export function resolveJwtConfig(input: unknown): JwtConfig {
+/** The token lifetime bound in production when none is configured: one day. */
+export const PRODUCTION_MAX_TOKEN_LIFETIME_SECONDS = 86_400;
+
+/**
+ * Validates raw configuration, applies defaults and returns a frozen, complete JwtConfig.
+ * `defaultMaxTokenLifetimeSeconds` applies when the configuration names none (set in production).
+ */
+export function resolveJwtConfig(
+  input: unknown,
+  defaultMaxTokenLifetimeSeconds?: number,
+): JwtConfig {
   if (typeof input === 'object' && input !== null && 'algorithms' in input) {
     const algs = (input as { algorithms: unknown }).algorithms;
     if (
@@ -184,8 +197,15 @@ export function resolveJwtConfig(input: unknown): JwtConfig {
     algorithms,
     clockToleranceSeconds: raw.clockToleranceSeconds ?? JWT_DEFAULTS.clockToleranceSeconds,
     maxTokenBytes: raw.maxTokenBytes ?? JWT_DEFAULTS.maxTokenBytes,
+    maxTokenLifetimeSeconds: lifetimeBound(
+      raw.maxTokenLifetimeSeconds ?? defaultMaxTokenLifetimeSeconds,
+    ),
     requiredClaims,
     forwardClaims,
     tokenCache: { ...JWT_DEFAULTS.tokenCache, ...(raw.tokenCache ?? {}) },
   });
+}
+
+function lifetimeBound(seconds: number | undefined): number | undefined {
+  return seconds === undefined || seconds === 0 ? undefined : seconds;
 }

@@ -1,7 +1,8 @@
 // User-JWT verification. Order of checks (cheapest and most dangerous first):
 // size cap → cache → 3 base64url segments → header JSON → alg allow-list (never "none") → crit →
 // kid shape → key lookup (configured keys only; jku/x5u/jwk/x5c are never used) → signature and
-// claims via jose (iss exact, aud contains, exp/nbf with tolerance, required claims) → non-empty sub.
+// claims via jose (iss exact, aud contains, exp/nbf with tolerance, required claims) → a subject that
+// reaches backends unchanged (subject.ts).
 import { errors, jwtVerify, type JWTPayload } from 'jose';
 import { AuthError } from './errors.js';
 import { resolveJwtConfig, type JwtConfig, type JwtConfigInput } from './config.js';
@@ -9,6 +10,8 @@ import type { FetchFn } from './fetch-json.js';
 import { importFor, type KeySource } from './key-entry.js';
 import { createKeySource } from './key-source.js';
 import { createTokenCache, sha256Hex } from './token-cache.js';
+import { checkSubject } from './subject.js';
+import { checkTokenTimes } from './token-times.js';
 
 export interface VerifiedUser {
   subject: string;
@@ -36,7 +39,6 @@ export interface JwtVerifier {
 
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
 const MAX_KID_LENGTH = 256;
-const MAX_SUBJECT_LENGTH = 512;
 
 function malformed(message: string): AuthError {
   return new AuthError('TOKEN_MALFORMED', message);
@@ -176,11 +178,9 @@ export function createJwtVerifier(
     if (cached) return cached;
 
     const payload = await verifyJwtCore(token, keys, core);
-    const { sub, exp } = payload;
-    if (typeof sub !== 'string' || sub.length === 0)
-      throw new AuthError('CLAIM_MISSING', 'the "sub" claim is missing or empty');
-    if (sub.length > MAX_SUBJECT_LENGTH)
-      throw new AuthError('CLAIM_INVALID', 'the "sub" claim is too long');
+    const { exp } = payload;
+    const sub = checkSubject(payload.sub);
+    checkTokenTimes(payload, Math.floor(clock() / 1000), config);
     if (typeof exp !== 'number') throw new AuthError('CLAIM_MISSING', 'the "exp" claim is missing');
     const user: VerifiedUser = Object.freeze({
       subject: sub,

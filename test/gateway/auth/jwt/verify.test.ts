@@ -7,7 +7,11 @@ import {
   createJwtVerifier,
   type JwtVerifierDeps,
 } from '../../../../src/gateway/auth/jwt/verify.js';
-import type { JwtConfigInput } from '../../../../src/gateway/auth/jwt/config.js';
+import {
+  PRODUCTION_MAX_TOKEN_LIFETIME_SECONDS,
+  resolveJwtConfig,
+  type JwtConfigInput,
+} from '../../../../src/gateway/auth/jwt/config.js';
 import { AuthError, type AuthErrorCode } from '../../../../src/gateway/auth/jwt/errors.js';
 import {
   b64,
@@ -311,6 +315,89 @@ describe('JWT verification against oidc-provider discovery/JWKS', () => {
   test('RFC 7519 §4.1.2: an empty "sub" is rejected', async () => {
     const { verifier, claims } = setup();
     await rejects(verifier.verify(await mint(k1, claims({ sub: '' }))), 'CLAIM_MISSING');
+  });
+
+  test('issue 12 finding 2: subjects that would not reach a backend unchanged are refused with SUBJECT_INVALID', async () => {
+    const { verifier, claims } = setup();
+    for (const sub of [
+      'alice ',
+      ' alice',
+      '\talice',
+      'alice\t',
+      'alice\n',
+      'al\u0000ice',
+      'al\u007fice',
+      'alicé',
+      'anonymous',
+      'Anonymous',
+    ]) {
+      const err = await rejects(
+        verifier.verify(await mint(k1, claims({ sub }))),
+        'SUBJECT_INVALID',
+      );
+      assert.ok(!err.message.includes(sub), 'the subject is not echoed');
+    }
+    // Visible ASCII with inner spaces, as IdPs issue them, is accepted unchanged.
+    for (const sub of ['alice', 'auth0|5f1c', 'Jane Doe', 'a'.repeat(512)])
+      assert.equal((await verifier.verify(await mint(k1, claims({ sub })))).subject, sub);
+    await rejects(
+      verifier.verify(await mint(k1, claims({ sub: 'a'.repeat(513) }))),
+      'CLAIM_INVALID',
+    );
+  });
+
+  test('issue 12 finding 8 / RFC 8725 §3.10: an "iat" beyond the clock tolerance in the future is refused', async () => {
+    const { verifier, claims, clock } = setup();
+    const tenYears = 10 * 365 * 86_400;
+    await rejects(
+      verifier.verify(
+        await mint(
+          k1,
+          claims({ iat: seconds(clock) + tenYears, exp: seconds(clock) + tenYears + 300 }),
+        ),
+      ),
+      'TOKEN_NOT_YET_VALID',
+    );
+    await rejects(
+      verifier.verify(await mint(k1, claims({ iat: seconds(clock) + 31 }))),
+      'TOKEN_NOT_YET_VALID',
+    );
+    assert.ok(await verifier.verify(await mint(k1, claims({ iat: seconds(clock) + 30 }))));
+  });
+
+  test('issue 12 finding 8: maxTokenLifetimeSeconds bounds exp - iat (exp - now without iat); unset, no bound', async () => {
+    const in2100 = Date.UTC(2100, 0, 1) / 1000;
+    const open = setup();
+    assert.ok(await open.verifier.verify(await mint(k1, open.claims({ exp: in2100 }))));
+    const { verifier, claims, clock } = setup({ maxTokenLifetimeSeconds: 3600 });
+    await rejects(
+      verifier.verify(await mint(k1, claims({ exp: in2100 }))),
+      'TOKEN_LIFETIME_EXCEEDED',
+    );
+    const { iat: _iat, ...noIat } = claims({ exp: seconds(clock) + 7200 });
+    await rejects(verifier.verify(await mint(k1, noIat)), 'TOKEN_LIFETIME_EXCEEDED');
+    assert.ok(await verifier.verify(await mint(k1, claims({ exp: seconds(clock) + 3600 }))));
+  });
+
+  test('issue 12 finding 8: production bounds token lifetime to one day unless configured (0 = no bound)', async () => {
+    assert.equal(
+      resolveJwtConfig({ issuer: 'https://i.test', audience: 'a' }).maxTokenLifetimeSeconds,
+      undefined,
+    );
+    assert.equal(
+      resolveJwtConfig(
+        { issuer: 'https://i.test', audience: 'a' },
+        PRODUCTION_MAX_TOKEN_LIFETIME_SECONDS,
+      ).maxTokenLifetimeSeconds,
+      86_400,
+    );
+    assert.equal(
+      resolveJwtConfig(
+        { issuer: 'https://i.test', audience: 'a', maxTokenLifetimeSeconds: 0 },
+        PRODUCTION_MAX_TOKEN_LIFETIME_SECONDS,
+      ).maxTokenLifetimeSeconds,
+      undefined,
+    );
   });
 
   test('Spec Authentication §2: requiredClaims beyond exp are enforced', async () => {
