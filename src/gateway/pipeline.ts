@@ -86,13 +86,14 @@ export async function createGatewayPipeline(
     const identified = await admission.identify({
       socketAddress: request.clientIp,
       headers: request.headers,
+      authorization: request.authorization,
       query: request.query,
     });
     if (!identified.ok) throw refusalError(identified.refusal);
     const caller = identified.value;
     const quota = await admission.limit(caller, calledTool(request.message));
     if (!quota.ok) throw refusalError(quota.refusal);
-    const authorization = request.headers.authorization;
+    const [authorization, ...more] = request.authorization;
     const subscription = caller.subscription;
     return {
       requestId: request.requestId,
@@ -106,7 +107,7 @@ export async function createGatewayPipeline(
         application: subscription.application,
         allowedTools: admission.allowedTools(caller),
       },
-      ...(typeof authorization === 'string' ? { authorization } : {}),
+      ...(authorization !== undefined && more.length === 0 ? { authorization } : {}),
       responseHeaders: quota.value,
     };
   };

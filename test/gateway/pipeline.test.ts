@@ -3,6 +3,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -264,6 +265,54 @@ describe('gateway pipeline', () => {
       } finally {
         await close(built);
       }
+    }
+  });
+
+  test('issue 12 finding 3: two Authorization headers (valid first, garbage second) are refused 401 TOKEN_MALFORMED before any backend call', async () => {
+    const built = await build({ mode: 'passthrough' });
+    try {
+      const base = await built.app.listen({ host: '127.0.0.1', port: 0 });
+      const before = backend.requests.length;
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'getMyAccountBalance', arguments: {} },
+      });
+      const send = (authorizations: string[]) =>
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+          // The raw-headers form of the options keeps both headers on the wire.
+          const raw = [
+            'Host',
+            new URL(base).host,
+            ...Object.entries({ ...MCP_HEADERS, 'mcp-protocol-version': '2025-06-18' }).flat(),
+            'Ocp-Apim-Subscription-Key',
+            built.key,
+            ...authorizations.flatMap((a) => ['Authorization', a]),
+            'Content-Length',
+            String(Buffer.byteLength(body)),
+          ];
+          const req = httpRequest(
+            `${base}/mcp`,
+            { method: 'POST', headers: raw, agent: false },
+            (res) => {
+              let text = '';
+              res.on('data', (c: Buffer) => (text += c.toString()));
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+            },
+          );
+          req.on('error', reject);
+          req.end(body);
+        });
+      const valid = `Bearer ${await token('alice')}`;
+      const twice = await send([valid, 'Bearer garbage']);
+      assert.equal(twice.status, 401, twice.body);
+      assert.equal(JSON.parse(twice.body).error.data.reason, 'TOKEN_MALFORMED');
+      assert.equal(backend.requests.length, before, 'no request reached the backend');
+      const once = await send([valid]);
+      assert.equal(once.status, 200, once.body);
+    } finally {
+      await close(built);
     }
   });
 

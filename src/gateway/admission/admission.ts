@@ -55,6 +55,8 @@ export const PRODUCT_PREFIX = 'product:';
 export interface IncomingCall {
   readonly socketAddress: string;
   readonly headers: IncomingHttpHeaders;
+  /** Every Authorization header of the request, from its raw headers (Node's `headers` keeps one). */
+  readonly authorization?: readonly string[];
   readonly query?: Readonly<Record<string, unknown>>;
 }
 
@@ -87,7 +89,7 @@ export class Admission {
     try {
       const identity = await authenticateRequest({
         mode: jwt.mode,
-        authorization: call.headers.authorization,
+        authorization: call.authorization ?? call.headers.authorization,
         toolRequiresUser: false,
         verifier: jwt.verifier,
       });

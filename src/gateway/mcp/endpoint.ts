@@ -126,6 +126,7 @@ export async function registerMcpEndpoint(
         context = await options.authenticate({
           requestId: req.id,
           headers: req.headers,
+          authorization: rawHeaderValues(req.raw.rawHeaders, 'authorization'),
           clientIp: req.socket.remoteAddress ?? req.ip,
           message: body,
           query: (req.query ?? {}) as Record<string, unknown>,
@@ -351,4 +352,12 @@ function send(reply: FastifyReply, outcome: Dispatched): FastifyReply {
     .code(outcome.status)
     .type('application/json')
     .send(stringifyWithRaw(outcome.response));
+}
+
+/** Every value of a header in the raw (name, value, name, value …) list, in order. */
+function rawHeaderValues(raw: readonly string[], name: string): string[] {
+  const values: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2)
+    if (raw[i]?.toLowerCase() === name) values.push(raw[i + 1] ?? '');
+  return values;
 }

@@ -33,6 +33,8 @@ export interface RequestContext {
 export interface InboundRequest {
   readonly requestId: string;
   readonly headers: IncomingHttpHeaders;
+  /** Every Authorization header value in the order received (`headers` keeps only the first). */
+  readonly authorization: readonly string[];
   /** The socket peer address (the authenticator resolves the client IP through trusted proxies). */
   readonly clientIp: string;
   /** The parsed JSON-RPC body (a message or a batch), e.g. to find the tool of a tools/call. */

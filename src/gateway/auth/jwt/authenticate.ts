@@ -12,8 +12,8 @@ export type RequestIdentity =
 
 export interface AuthenticateInput {
   mode: 'conditional' | 'required' | 'anonymous';
-  /** The raw Authorization header value(s). */
-  authorization: string | string[] | undefined;
+  /** The Authorization header value, or every value the request carried (raw headers). */
+  authorization: string | readonly string[] | undefined;
   /** The tool's security declaration requires the bearer scheme. */
   toolRequiresUser: boolean;
   verifier: JwtVerifier;

@@ -5,10 +5,15 @@ import { AuthError } from './errors.js';
  * Missing header → null. Scheme other than Bearer (case-insensitive) → SCHEME_NOT_BEARER.
  * Bearer with an empty or syntactically impossible credential → TOKEN_MALFORMED.
  */
-export function parseBearer(header: string | string[] | undefined | null): string | null {
+export function parseBearer(header: string | readonly string[] | undefined | null): string | null {
   if (header === undefined || header === null) return null;
-  if (Array.isArray(header))
-    throw new AuthError('TOKEN_MALFORMED', 'more than one Authorization header');
+  if (typeof header !== 'string') {
+    // Node keeps only the first Authorization header of a request; the raw list is passed to be sure
+    // that a second one (which a backend or proxy might read instead) is refused, not ignored.
+    if (header.length > 1)
+      throw new AuthError('TOKEN_MALFORMED', 'more than one Authorization header');
+    return parseBearer(header[0]);
+  }
   const value = header.trim();
   if (value === '') return null;
   const space = value.search(/[ \t]/);
