@@ -3,8 +3,21 @@
 // subscription key with its masked form.
 import { maskSecret } from './mask.js';
 
+/**
+ * Three base64url segments starting at a segment boundary: the shape of a JWS (and the start of a JWE).
+ * Masked when the first segment decodes to a JSON object (whitespace allowed before the brace, as in
+ * `eyAi…` for `{ "alg"…`), i.e. when a JOSE parser could read it as a header; host names and dotted
+ * version strings with the same shape stay readable.
+ */
+const JOSE_SHAPED = /(?<![A-Za-z0-9_-])([A-Za-z0-9_-]{4,})\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
+
+function maskIfJose(match: string, header: string): string {
+  const decoded = Buffer.from(header, 'base64url').toString('latin1');
+  return /^[ \t\r\n]*\{/.test(decoded) ? maskSecret(match) : match;
+}
+
 const PATTERNS: readonly RegExp[] = [
-  // JSON Web Tokens (three base64url segments, header starting with {" → eyJ)
+  // JSON Web Tokens whose header is the usual {" (→ eyJ), wherever they start
   /eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g,
   // toolgate subscription keys
   /tgk_[A-Za-z0-9_]{8,}/g,
@@ -32,6 +45,7 @@ export class SecretScrubber {
       if (out.includes(secret)) out = out.split(secret).join(maskSecret(secret));
     }
     for (const pattern of PATTERNS) out = out.replace(pattern, (match) => maskSecret(match));
+    out = out.replace(JOSE_SHAPED, maskIfJose);
     return out;
   }
 }

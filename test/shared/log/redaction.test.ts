@@ -91,3 +91,34 @@ test('maskUrlPassword hides the password and keeps the target', () => {
   );
   assert.equal(maskUrlPassword('redis://127.0.0.1:6379'), 'redis://127.0.0.1:6379');
 });
+
+test('issue 12 finding 6: a JWT whose header does not encode to eyJ, and a tgk_ key, are masked in a logged URL, header and field', async () => {
+  const { app, capture } = build();
+  // `{ "alg":…` with a space after the brace encodes to `eyAi…`; a tab gives `ewki…`.
+  const header = (json: string) => Buffer.from(json).toString('base64url');
+  const payload = Buffer.from('{"sub":"alice","aud":"toolgate"}').toString('base64url');
+  const signature = 'c2lnbmF0dXJlLXNpZ25hdHVyZS1zaWduYXR1cmU';
+  const spaced = `${header('{ "alg":"RS256","kid":"dev"}')}.${payload}.${signature}`;
+  const tabbed = `${header('\t{"alg":"ES256"}')}.${payload}.${signature}`;
+  assert.ok(spaced.startsWith('eyAi') && tabbed.startsWith('CXsi'));
+  const response = await app.inject({
+    method: 'POST',
+    url: `/echo?token=${spaced}&other=${tabbed}&k=${SUBSCRIPTION_KEY}`,
+    headers: { 'x-forwarded-token': tabbed, 'content-type': 'application/json' },
+    payload: { token: spaced, nested: { key: `key:${SUBSCRIPTION_KEY}` } },
+  });
+  assert.equal(response.statusCode, 200);
+  await app.close();
+  const text = capture.text;
+  for (const secret of [spaced, tabbed, payload, SUBSCRIPTION_KEY])
+    assert.equal(text.includes(secret), false, `log output contains …${secret.slice(-4)}`);
+  assert.ok(text.includes(`…${signature.slice(-4)}`), 'a masked reference remains');
+});
+
+test('the scrubber leaves host names and dotted versions readable', () => {
+  const { logger, scrubber } = createLogger({ level: 'silent', destination: new LogCapture() });
+  void logger;
+  const line =
+    'GET https://toolgate.example.test/mcp upstream=payments.internal.svc version=20.19.0';
+  assert.equal(scrubber.scrub(line), line);
+});
