@@ -1,5 +1,6 @@
 // POST {path}: the Streamable HTTP transport, stateless. HTTP-level checks (Origin, Content-Type, Accept,
 // size), JSON parsing, authentication (the seam), then one message or a 2025-03-26 batch.
+import { MAX_JSON_DEPTH, jsonNestingExceeds } from '../../shared/json-depth.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors.js';
 import { errorResponse, type Dispatched, type Dispatcher } from './dispatch.js';
@@ -107,9 +108,22 @@ export async function registerMcpEndpoint(
           ),
         );
 
+      const text = (req.body as Buffer | undefined)?.toString('utf8') ?? '';
+      if (jsonNestingExceeds(text))
+        return send(
+          reply,
+          errorResponse(
+            null,
+            new GatewayError(
+              'INVALID_REQUEST',
+              `Invalid Request: objects or arrays nested deeper than ${MAX_JSON_DEPTH} levels`,
+              { reason: 'JSON_TOO_DEEP', maxDepth: MAX_JSON_DEPTH },
+            ),
+          ),
+        );
       let body: unknown;
       try {
-        body = JSON.parse((req.body as Buffer | undefined)?.toString('utf8') ?? '');
+        body = JSON.parse(text);
       } catch {
         return send(
           reply,

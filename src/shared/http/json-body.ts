@@ -6,11 +6,13 @@
 // them would store something other than what the client sent, and accepting them would let a body
 // reach code that merges objects. A refusal the client can read is the only choice that loses nothing.
 
+import { MAX_JSON_DEPTH, jsonNestingExceeds } from '../json-depth.js';
+
 /** The error the parser raises; fastify's error handler turns it into a 400 problem. */
 export class JsonBodyError extends Error {
   readonly statusCode = 400;
   constructor(
-    readonly code: 'INVALID_JSON' | 'FORBIDDEN_PROPERTY_NAME',
+    readonly code: 'INVALID_JSON' | 'FORBIDDEN_PROPERTY_NAME' | 'JSON_TOO_DEEP',
     message: string,
     /** JSON pointer to the refused property (FORBIDDEN_PROPERTY_NAME only). */
     readonly pointer?: string,
@@ -26,6 +28,12 @@ export function parseJsonBody(text: string): unknown {
     throw new JsonBodyError(
       'INVALID_JSON',
       'the body is empty but Content-Type is application/json',
+    );
+  }
+  if (jsonNestingExceeds(text)) {
+    throw new JsonBodyError(
+      'JSON_TOO_DEEP',
+      `the body nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels`,
     );
   }
   let value: unknown;

@@ -193,3 +193,26 @@ test('JSON bodies: syntax errors and prototype-poisoning keys are 400 problems n
   assert.equal(({} as Record<string, unknown>)['admin'], undefined);
   await app.close();
 });
+
+test('issue 12 finding 4: a body nested deeper than 64 levels is a 400 JSON_TOO_DEEP problem naming the limit', async () => {
+  const { app } = build();
+  app.post('/echo', async (req) => req.body);
+  const deep = '['.repeat(500) + ']'.repeat(500); // under the test app's 1 KiB body limit
+  const response = await app.inject({
+    method: 'POST',
+    url: '/echo',
+    headers: { 'content-type': 'application/json' },
+    payload: deep,
+  });
+  assert.equal(response.statusCode, 400);
+  assert.equal(response.json().code, 'JSON_TOO_DEEP');
+  assert.match(response.json().detail, /deeper than 64 levels/);
+  const limit = '['.repeat(64) + ']'.repeat(64);
+  const ok = await app.inject({
+    method: 'POST',
+    url: '/echo',
+    headers: { 'content-type': 'application/json' },
+    payload: limit,
+  });
+  assert.equal(ok.statusCode, 200);
+});
