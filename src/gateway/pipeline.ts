@@ -91,8 +91,6 @@ export async function createGatewayPipeline(
     });
     if (!identified.ok) throw refusalError(identified.refusal);
     const caller = identified.value;
-    const quota = await admission.limit(caller, calledTool(request.message));
-    if (!quota.ok) throw refusalError(quota.refusal);
     const [authorization, ...more] = request.authorization;
     const subscription = caller.subscription;
     return {
@@ -108,7 +106,11 @@ export async function createGatewayPipeline(
         allowedTools: admission.allowedTools(caller),
       },
       ...(authorization !== undefined && more.length === 0 ? { authorization } : {}),
-      responseHeaders: quota.value,
+      admit: async (tool) => {
+        const quota = await admission.limit(caller, tool);
+        if (!quota.ok) throw refusalError(quota.refusal);
+        return quota.value;
+      },
     };
   };
 
@@ -178,14 +180,6 @@ function refusalError(refusal: Refusal): GatewayError {
 }
 
 /** The tool of a single tools/call message (batches and other methods count without a tool). */
-function calledTool(message: unknown): string | undefined {
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
-  const { method, params } = message as { method?: unknown; params?: unknown };
-  if (method !== 'tools/call' || typeof params !== 'object' || params === null) return undefined;
-  const name = (params as { name?: unknown }).name;
-  return typeof name === 'string' ? name : undefined;
-}
-
 /** The assertion signing key, when a backend uses assertion forwarding: configured, or persisted once. */
 async function assertionSignerIfNeeded(config: FrozenConfig): Promise<AssertionSigner | undefined> {
   if (!config.gateway.backends.some((b) => b.identity.mode === 'assertion')) return undefined;

@@ -511,6 +511,92 @@ describe('gateway pipeline', () => {
     }
   });
 
+  test('issue 12 finding 1: every message of a batch counts against every quota; refused messages get their own error; 429 only when all are refused', async () => {
+    const built = await build(
+      { mode: 'headers' },
+      {
+        anonymous: { limit: 8, windowSeconds: 60 },
+        perTool: { fetchBankDetails: { limit: 5, windowSeconds: 60 } },
+      },
+    );
+    try {
+      const batch = (ids: number[], notifications = 0) =>
+        built.app.inject({
+          method: 'POST',
+          url: '/mcp',
+          headers: {
+            ...MCP_HEADERS,
+            'mcp-protocol-version': '2025-03-26',
+            'ocp-apim-subscription-key': built.key,
+          },
+          payload: [
+            ...ids.map((id) => ({
+              jsonrpc: '2.0',
+              id,
+              method: 'tools/call',
+              params: {
+                name: 'fetchBankDetails',
+                arguments: { body: { iban: 'DE89370400440532013000' } },
+              },
+            })),
+            ...Array.from({ length: notifications }, () => ({
+              jsonrpc: '2.0',
+              method: 'notifications/initialized',
+            })),
+          ],
+        });
+      const before = backend.requests.length;
+      // 7 tool calls against a per-tool quota of 5: five reach the backend, two are refused in place.
+      const first = await batch([1, 2, 3, 4, 5, 6, 7]);
+      assert.equal(first.statusCode, 200, first.body);
+      const answers = first.json() as {
+        id: number;
+        error?: { code: number; data: { scope: string; retryAfterSeconds: number } };
+      }[];
+      assert.equal(answers.length, 7, first.body.slice(0, 600));
+      const refused = answers.filter((a) => a.error !== undefined);
+      assert.deepEqual(
+        refused.map((a) => a.id),
+        [6, 7],
+      );
+      for (const a of refused) {
+        assert.equal(a.error?.code, -31029);
+        assert.equal(a.error?.data.scope, 'tool');
+        assert.ok((a.error?.data.retryAfterSeconds ?? 0) >= 1);
+      }
+      assert.equal(backend.requests.length - before, 5, 'five backend calls, not seven');
+      // Refused messages are not counted: the IP quota (8) was charged 5. Notifications count too.
+      const second = await batch([8, 9], 3);
+      assert.equal(second.statusCode, 200, 'some messages were admitted (the notifications)');
+      assert.deepEqual(
+        (second.json() as { id: number; error: { data: { scope: string } } }[]).map((a) => [
+          a.id,
+          a.error.data.scope,
+        ]),
+        [
+          [8, 'tool'],
+          [9, 'tool'],
+        ],
+      );
+      const third = await batch([10], 2);
+      assert.equal(third.statusCode, 429, 'every message refused: the batch is refused');
+      assert.ok(Number(third.headers['retry-after']) >= 1);
+      assert.deepEqual(
+        (third.json() as { id: number; error: { data: { scope: string } } }[]).map((a) => [
+          a.id,
+          a.error.data.scope,
+        ]),
+        [[10, 'ip']],
+      );
+      const single = await call(built.app, { 'ocp-apim-subscription-key': built.key }, 'ping');
+      assert.equal(single.statusCode, 429);
+      assert.equal(single.json().error.data.scope, 'ip', 'the batches used up the IP quota');
+      assert.equal(backend.requests.length - before, 5);
+    } finally {
+      await close(built);
+    }
+  });
+
   test('gateway.metrics.enabled: false serves no /metrics', async () => {
     const built = await build({ mode: 'headers' }, {}, { enabled: false });
     try {

@@ -148,9 +148,10 @@ export async function registerMcpEndpoint(
       } catch (error) {
         return send(reply, errorResponse(readId(body), error));
       }
-      if (context.responseHeaders) reply.headers(context.responseHeaders);
-
       if (Array.isArray(body)) return handleBatch(req, reply, body, context, options);
+      const admitted = await admitMessage(context, body);
+      if (!admitted.ok) return send(reply, errorResponse(readId(body), admitted.error));
+      reply.headers(admitted.headers);
       const outcome = await handleSingle(req, body, context, options);
       if (outcome === undefined) return reply.code(202).send();
       return send(reply, outcome);
@@ -281,7 +282,19 @@ async function handleBatch(
   const responses: JsonRpcResponse[] = [];
   let status = 200;
   let headers: Readonly<Record<string, string>> | undefined;
+  let refused: Dispatched | undefined;
+  let refusedCount = 0;
   for (const item of batch) {
+    // Each message is admitted on its own: a batch of 50 costs 50 units of every quota that applies.
+    const admitted = await admitMessage(context, item);
+    if (!admitted.ok) {
+      refusedCount++;
+      refused = errorResponse(readId(item), admitted.error);
+      // A refused notification gets no answer (it never does); a refused request gets its own error.
+      if (classify(item).kind === 'request') responses.push(refused.response);
+      continue;
+    }
+    reply.headers(admitted.headers);
     let outcome: Dispatched | undefined;
     const shape = classify(item);
     if (shape.kind === 'request' && shape.method === 'initialize')
@@ -299,6 +312,12 @@ async function handleBatch(
       status = outcome.status;
       headers = outcome.headers;
     }
+  }
+  if (refused !== undefined && refusedCount === batch.length) {
+    // Every message was refused: the batch as a whole is refused (429 with Retry-After, or 503).
+    reply.headers(refused.headers ?? {});
+    const body = responses.length > 0 ? responses : [refused.response];
+    return reply.code(refused.status).type('application/json').send(stringifyWithRaw(body));
   }
   if (responses.length === 0) return reply.code(202).send();
   if (headers) reply.headers(headers);
@@ -374,4 +393,27 @@ function rawHeaderValues(raw: readonly string[], name: string): string[] {
   for (let i = 0; i + 1 < raw.length; i += 2)
     if (raw[i]?.toLowerCase() === name) values.push(raw[i + 1] ?? '');
   return values;
+}
+
+type Admitted =
+  | { readonly ok: true; readonly headers: Readonly<Record<string, string>> }
+  | { readonly ok: false; readonly error: unknown };
+
+/** One message against the caller's quotas (no `admit` in the context: nothing to count). */
+async function admitMessage(context: RequestContext, message: unknown): Promise<Admitted> {
+  if (context.admit === undefined) return { ok: true, headers: {} };
+  try {
+    return { ok: true, headers: await context.admit(calledTool(message)) };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+/** The tool a tools/call message names, for the per-tool quota. */
+function calledTool(message: unknown): string | undefined {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
+  const { method, params } = message as { method?: unknown; params?: unknown };
+  if (method !== 'tools/call' || typeof params !== 'object' || params === null) return undefined;
+  const name = (params as { name?: unknown }).name;
+  return typeof name === 'string' ? name : undefined;
 }

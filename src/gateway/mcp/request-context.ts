@@ -1,6 +1,7 @@
 // The request pipeline's seam for authentication, quotas and identity forwarding. The MCP transport calls
-// `authenticate(request)` once per HTTP request, before any JSON-RPC work; the result travels with every
-// message of that request. For now every caller is anonymous with access to all approved tools.
+// `authenticate(request)` once per HTTP request (the credentials are the request's headers), then the
+// context's `admit` once per JSON-RPC message (quotas count messages, not HTTP requests). The default
+// authenticator makes every caller anonymous with access to all approved tools and no quotas.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Tool } from '../catalogue/types.js';
 
@@ -25,8 +26,13 @@ export interface RequestContext {
   readonly clientIp: string;
   /** The caller's Authorization header, kept only for backends in `passthrough` identity mode. */
   readonly authorization?: string | undefined;
-  /** Headers to set on the HTTP response whatever its outcome (e.g. RateLimit, RateLimit-Policy). */
-  readonly responseHeaders?: Readonly<Record<string, string>>;
+  /**
+   * Admits one JSON-RPC message of this request against the caller's quotas (every message counts,
+   * notifications and each message of a batch included; `tool` for a tools/call). Resolves to the
+   * headers for the response (RateLimit, RateLimit-Policy); throws a GatewayError (RATE_LIMITED …) to
+   * refuse that message. Absent: no quotas.
+   */
+  readonly admit?: (tool: string | undefined) => Promise<Readonly<Record<string, string>>>;
 }
 
 /** What an authenticator sees of the HTTP request (framework-neutral). */
