@@ -54,6 +54,7 @@ export async function createGatewayPipeline(
     environment: config.environment,
     cacheTtlMs: auth.subscriptionKeys.cacheTtlMs,
     failedAttempts: auth.subscriptionKeys.failedAttempts,
+    ipv6PrefixLength: config.gateway.rateLimit.ipv6PrefixLength,
   });
   const verifier = settings.jwt === null ? null : createJwtVerifier(settings.jwt);
   if (settings.jwt === null) {

@@ -145,3 +145,26 @@ test('token: refuses without --sub, and where the dev IdP is disabled', async ()
   assert.equal(prod.code, 2);
   assert.match(prod.stderr, /development identity provider is disabled/);
 });
+
+test('keys lockout: --exempt / --enforce set the failed-attempt lockout exemption; exactly one is required', async () => {
+  const env = { TOOLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'toolgate-keys-')) };
+  const created = await runCli(
+    ['keys', 'create', '--app', 'nat-agent', '--env', 'development', '--lockout-exempt', '--json'],
+    env,
+  );
+  assert.equal(created.code, 0, created.stderr);
+  const sub = json<Described & { lockoutExempt: boolean }>(created.stdout);
+  assert.equal(sub.lockoutExempt, true);
+  const enforced = await runCli(
+    ['keys', 'lockout', '--id', sub.subscriptionId, '--enforce', '--json'],
+    env,
+  );
+  assert.equal(enforced.code, 0, enforced.stderr);
+  assert.equal(json<{ lockoutExempt: boolean }>(enforced.stdout).lockoutExempt, false);
+  const exempted = await runCli(['keys', 'lockout', '--id', sub.subscriptionId, '--exempt'], env);
+  assert.equal(exempted.code, 0, exempted.stderr);
+  assert.match(exempted.stdout, /lockout-exempt/);
+  const both = await runCli(['keys', 'lockout', '--id', sub.subscriptionId], env);
+  assert.equal(both.code, 2);
+  assert.match(both.stderr, /exactly one of --exempt or --enforce/);
+});

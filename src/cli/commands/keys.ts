@@ -22,6 +22,7 @@ Manage subscriptions (an application's access in one environment) and their two 
 
 Actions:
   create --app NAME --env development|staging|production [--tools a,b] [--rate-limit N]
+         [--lockout-exempt]
                        create a subscription; prints its primary and secondary key ONCE.
                        --tools lists tool names and/or products as product:NAME (gateway.products);
                        without --tools the subscription may use every approved tool
@@ -31,6 +32,10 @@ Actions:
   suspend --id SUB     stop accepting the subscription's keys (403) until resumed
   resume --id SUB      accept them again
   revoke --id SUB      delete the keys for good (401); cannot be undone
+  lockout --id SUB --exempt|--enforce
+                       --exempt: accept this subscription's valid keys even from an address locked
+                       out by failed key attempts (e.g. a NAT shared with a misbehaving client);
+                       --enforce: end that exemption (the default for new subscriptions)
 
 Options:
   -c, --config FILE    configuration file (the gateway database is taken from it)
@@ -46,6 +51,9 @@ const OPTIONS = {
   'rate-limit': { type: 'string' },
   id: { type: 'string' },
   slot: { type: 'string' },
+  'lockout-exempt': { type: 'boolean' },
+  exempt: { type: 'boolean' },
+  enforce: { type: 'boolean' },
 } as const;
 
 export const keysCommand: Command = {
@@ -78,6 +86,7 @@ export const keysCommand: Command = {
             tools,
             rateLimitPerMinute:
               values['rate-limit'] === undefined ? null : positiveInteger(values['rate-limit']),
+            lockoutExempt: values['lockout-exempt'] === true,
           });
           if (json) {
             print({
@@ -125,9 +134,20 @@ export const keysCommand: Command = {
           else context.stdout.write(`${line(subscription, fallback)}\n`);
           return 0;
         }
+        case 'lockout': {
+          if ((values.exempt === true) === (values.enforce === true))
+            throw new UsageError('lockout needs exactly one of --exempt or --enforce');
+          const subscription = await store.setLockoutExempt(
+            required(values.id, '--id'),
+            values.exempt === true,
+          );
+          if (json) print(describe(subscription));
+          else context.stdout.write(`${line(subscription, fallback)}\n`);
+          return 0;
+        }
         default:
           throw new UsageError(
-            `unknown action "${action}" (expected create, list, rotate, suspend, resume or revoke)`,
+            `unknown action "${action}" (expected create, list, rotate, suspend, resume, revoke or lockout)`,
           );
       }
     } finally {
@@ -195,6 +215,7 @@ function describe(s: Subscription) {
     status: s.status,
     tools: s.tools,
     rateLimitPerMinute: s.rateLimitPerMinute,
+    lockoutExempt: s.lockoutExempt,
     keys: Object.fromEntries(
       Object.entries(s.keyHints).map(([slot, last4]) => [slot, `tgk_…${last4}`]),
     ),
@@ -214,5 +235,6 @@ function line(s: Subscription, fallback: { limit: number; windowSeconds: number 
   const keys = Object.entries(s.keyHints)
     .map(([slot, last4]) => `${slot} tgk_…${last4}`)
     .join(', ');
-  return `${s.id}  ${s.application}  ${s.environment}  ${s.status}  tools=${s.tools?.join(',') ?? 'all'}  ${quota(s, fallback)}${keys ? `  keys: ${keys}` : ''}`;
+  const exempt = s.lockoutExempt ? '  lockout-exempt' : '';
+  return `${s.id}  ${s.application}  ${s.environment}  ${s.status}  tools=${s.tools?.join(',') ?? 'all'}  ${quota(s, fallback)}${exempt}${keys ? `  keys: ${keys}` : ''}`;
 }

@@ -2,6 +2,7 @@
 // environment. Lookups are cached briefly (bounded), and failed attempts per client IP are limited so
 // keys cannot be guessed.
 import { isWellFormedKey } from '../keys/format.js';
+import { anonymousIpKey } from '../../ratelimit/client-ip.js';
 import type { SubscriptionStore } from './store.js';
 import type { Environment, Subscription } from './types.js';
 
@@ -26,6 +27,11 @@ export interface KeyAuthenticatorOptions {
   readonly environment: Environment;
   readonly cacheTtlMs: number;
   readonly failedAttempts: { readonly limit: number; readonly windowSeconds: number };
+  /**
+   * IPv6 clients are counted per prefix of this length, the rule of the anonymous quota
+   * (gateway.rateLimit.ipv6PrefixLength): one subscriber controls a whole /64. Default 64.
+   */
+  readonly ipv6PrefixLength?: number;
   readonly clock?: () => number;
   /** Bound on cached lookups and on tracked client IPs. */
   readonly maxEntries?: number;
@@ -56,6 +62,7 @@ export class SubscriptionKeyAuthenticator {
   }
 
   async check(key: string | undefined, clientIp: string): Promise<KeyCheck> {
+    const client = anonymousIpKey(clientIp, this.options.ipv6PrefixLength ?? 64);
     if (key === undefined || key === '') {
       return fail(
         'SUBSCRIPTION_KEY_MISSING',
@@ -63,8 +70,15 @@ export class SubscriptionKeyAuthenticator {
         'Missing subscription key: send it in the Ocp-Apim-Subscription-Key header.',
       );
     }
-    const blocked = this.blockedFor(clientIp);
+    const blocked = this.blockedFor(client);
     if (blocked > 0) {
+      const exempt = isWellFormedKey(key) ? await this.lookup(key) : null;
+      if (
+        exempt?.lockoutExempt === true &&
+        exempt.status === 'active' &&
+        exempt.environment === this.options.environment
+      )
+        return { ok: true, subscription: exempt };
       return {
         ...fail(
           'TOO_MANY_FAILED_ATTEMPTS',
@@ -76,11 +90,11 @@ export class SubscriptionKeyAuthenticator {
     }
     const subscription = isWellFormedKey(key) ? await this.lookup(key) : null;
     if (subscription === null) {
-      this.recordFailure(clientIp);
+      this.recordFailure(client);
       return fail('SUBSCRIPTION_KEY_INVALID', 401, 'Invalid subscription key.');
     }
     if (subscription.environment !== this.options.environment) {
-      this.recordFailure(clientIp);
+      this.recordFailure(client);
       return fail(
         'SUBSCRIPTION_WRONG_ENVIRONMENT',
         401,
@@ -95,7 +109,7 @@ export class SubscriptionKeyAuthenticator {
       );
     }
     if (subscription.status !== 'active') {
-      this.recordFailure(clientIp);
+      this.recordFailure(client);
       return fail('SUBSCRIPTION_KEY_INVALID', 401, 'Invalid subscription key.');
     }
     return { ok: true, subscription };

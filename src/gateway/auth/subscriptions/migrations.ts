@@ -26,4 +26,9 @@ CREATE TABLE subscription_keys (
   UNIQUE (subscription_id, slot)
 );`,
   },
+  {
+    version: 2,
+    name: 'subscriptions may exempt their valid keys from the failed-attempt lockout',
+    up: `ALTER TABLE subscriptions ADD COLUMN lockout_exempt INTEGER NOT NULL DEFAULT 0;`,
+  },
 ];

@@ -19,6 +19,7 @@ interface SubscriptionRow {
   status: SubscriptionStatus;
   tools: string | null;
   rate_limit_per_minute: number | null;
+  lockout_exempt: number;
   created_at: string;
   updated_at: string;
 }
@@ -28,6 +29,7 @@ export interface CreateSubscriptionInput {
   readonly environment: Environment;
   readonly tools?: readonly string[] | null;
   readonly rateLimitPerMinute?: number | null;
+  readonly lockoutExempt?: boolean;
 }
 
 const APPLICATION_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,99}$/;
@@ -73,8 +75,8 @@ export class SubscriptionStore {
     const secondaryKey = generateSubscriptionKey();
     await this.db.transaction(async (tx) => {
       await tx.execute(
-        `INSERT INTO subscriptions (id, application, environment, status, tools, rate_limit_per_minute, created_at, updated_at)
-         VALUES ($1, $2, $3, 'active', $4, $5, $6, $6)`,
+        `INSERT INTO subscriptions (id, application, environment, status, tools, rate_limit_per_minute, lockout_exempt, created_at, updated_at)
+         VALUES ($1, $2, $3, 'active', $4, $5, $7, $6, $6)`,
         [
           id,
           input.application,
@@ -82,6 +84,7 @@ export class SubscriptionStore {
           tools === null ? null : JSON.stringify(tools),
           limit,
           now,
+          input.lockoutExempt === true ? 1 : 0,
         ],
       );
       await this.insertKey(tx, id, 'primary', primaryKey, now);
@@ -152,6 +155,21 @@ export class SubscriptionStore {
     return this.require(id);
   }
 
+  /** Exempts the subscription's valid keys from the failed-attempt lockout, or ends the exemption. */
+  async setLockoutExempt(id: string, exempt: boolean): Promise<Subscription> {
+    const now = this.clock().toISOString();
+    await this.db.transaction(async (tx) => {
+      const current = await this.lockedRow(tx, id);
+      if (current.status === 'revoked')
+        throw new SubscriptionError('SUBSCRIPTION_REVOKED', `subscription ${id} is revoked`);
+      await tx.execute(
+        'UPDATE subscriptions SET lockout_exempt = $2, updated_at = $3 WHERE id = $1',
+        [id, exempt ? 1 : 0, now],
+      );
+    });
+    return this.require(id);
+  }
+
   /** Finds the subscription a presented key belongs to (by hash), or null. */
   async findByKey(key: string): Promise<{ subscription: Subscription; slot: KeySlot } | null> {
     const [row] = await this.db.query<SubscriptionRow & { slot: KeySlot }>(
@@ -218,6 +236,7 @@ function toSubscription(
     tools: row.tools === null ? null : (JSON.parse(row.tools) as string[]),
     rateLimitPerMinute:
       row.rate_limit_per_minute === null ? null : Number(row.rate_limit_per_minute),
+    lockoutExempt: Number(row.lockout_exempt) === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     keyHints,

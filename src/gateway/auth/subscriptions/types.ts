@@ -19,6 +19,11 @@ export interface Subscription {
   readonly tools: readonly string[] | null;
   /** Requests per minute for this subscription; null = the gateway's default. */
   readonly rateLimitPerMinute: number | null;
+  /**
+   * Its valid keys are accepted even from a client address locked out by failed key attempts (a NAT
+   * shared with a misbehaving client); invalid keys from that address are still refused.
+   */
+  readonly lockoutExempt: boolean;
   readonly createdAt: string;
   readonly updatedAt: string;
   /** Last 4 characters of each slot's key, for humans telling keys apart. */

@@ -206,6 +206,43 @@ describe('subscription key authenticator', () => {
     );
   });
 
+  test('issue 12 finding 7: failed attempts from one IPv6 /64 are counted together, as the anonymous quota counts them', async () => {
+    const auth = authenticator();
+    const good = await store.create({ application: 'v6', environment: 'production' });
+    // Three guesses from three addresses of one /64 lock the whole /64 (limit 3).
+    for (const ip of ['2001:db8:1:2::1', '2001:db8:1:2::2', '2001:db8:1:2:ffff::9'])
+      assert.equal((await auth.check('tgk_guess', ip)).ok, false);
+    const sameNet = await auth.check(good.primaryKey, '2001:db8:1:2::77');
+    assert.ok(!sameNet.ok && sameNet.code === 'TOO_MANY_FAILED_ATTEMPTS');
+    assert.equal(
+      (await auth.check(good.primaryKey, '2001:db8:1:3::1')).ok,
+      true,
+      'next /64 unaffected',
+    );
+  });
+
+  test('issue 12 finding 7: a lockout-exempt subscription keeps working from a locked-out address; guesses do not', async () => {
+    const auth = authenticator();
+    const exempt = await store.create({
+      application: 'behind-nat',
+      environment: 'production',
+      lockoutExempt: true,
+    });
+    const normal = await store.create({ application: 'other', environment: 'production' });
+    for (let i = 0; i < 3; i++) await auth.check(`tgk_guess${i}`, '203.0.113.50');
+    assert.equal((await auth.check(exempt.primaryKey, '203.0.113.50')).ok, true);
+    const locked = await auth.check(normal.primaryKey, '203.0.113.50');
+    assert.ok(!locked.ok && locked.code === 'TOO_MANY_FAILED_ATTEMPTS');
+    const guess = await auth.check('tgk_another_guess', '203.0.113.50');
+    assert.ok(!guess.ok && guess.code === 'TOO_MANY_FAILED_ATTEMPTS');
+    // The exemption can be ended; then the lock applies to it as well.
+    const ended = await store.setLockoutExempt(exempt.subscription.id, false);
+    assert.equal(ended.lockoutExempt, false);
+    const fresh = authenticator();
+    for (let i = 0; i < 3; i++) await fresh.check(`tgk_guess${i}`, '203.0.113.51');
+    assert.equal((await fresh.check(exempt.primaryKey, '203.0.113.51')).ok, false);
+  });
+
   test('lookups are cached for cacheTtlMs, so a status change takes effect within that time', async () => {
     const auth = authenticator(10_000);
     const issued = await store.create({ application: 'c', environment: 'production' });
