@@ -13,7 +13,7 @@ export type BackendOutcome =
     }
   | {
       readonly kind: 'failure';
-      readonly reason: 'timeout' | 'unavailable' | 'too-large' | 'protocol';
+      readonly reason: 'timeout' | 'unavailable' | 'too-large' | 'protocol' | 'shutdown';
       readonly message: string;
     };
 
@@ -119,8 +119,17 @@ export class BackendClient {
     });
   }
 
+  /** Waits for outstanding calls to end, however long their timeouts allow (up to totalMs). */
   close(): Promise<void> {
     return this.pool.close();
+  }
+
+  /**
+   * Ends the pool at once: outstanding and queued calls resolve as `shutdown` failures, sockets are cut.
+   * For shutdown, where close() would wait for the upstream timeouts and overrun `shutdown.graceMs`.
+   */
+  destroy(): Promise<void> {
+    return this.pool.destroy(new GatewayShutdown());
   }
 }
 
@@ -129,6 +138,14 @@ class GatewayAbort extends Error {
   constructor() {
     super('abandoned by the gateway');
     this.name = 'GatewayAbort';
+  }
+}
+
+/** The reason given to undici when the gateway ends the pool at shutdown (see destroy()). */
+class GatewayShutdown extends Error {
+  constructor() {
+    super('the gateway is shutting down');
+    this.name = 'GatewayShutdown';
   }
 }
 
@@ -167,6 +184,13 @@ const NOTHING_SENT = 'Nothing was sent; try again later.';
 
 /** Maps what undici reports to an outcome the caller can act on (exported for its unit test). */
 export function classifyFailure(error: unknown, timeouts: Timeouts): BackendOutcome {
+  // Also a call made after destroy(): the pool refuses it as destroyed.
+  if (error instanceof GatewayShutdown || error instanceof errors.ClientDestroyedError)
+    return {
+      kind: 'failure',
+      reason: 'shutdown',
+      message: `The gateway is shutting down and abandoned the call to the backend. ${MAY_HAVE_RUN}`,
+    };
   if (error instanceof errors.HeadersTimeoutError) return timedOut('headers', timeouts);
   if (error instanceof errors.BodyTimeoutError) return timedOut('body', timeouts);
   if (error instanceof errors.ConnectTimeoutError)

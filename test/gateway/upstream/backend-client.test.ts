@@ -13,6 +13,7 @@ const onUncaught = (error: unknown) => uncaught.push(error);
 process.on('uncaughtException', onUncaught);
 
 let counted = 0;
+let hanging = 0;
 const server: Server = createServer((req, res) => {
   if (req.url === '/count') counted++;
   if (req.url === '/echo') {
@@ -43,7 +44,10 @@ const server: Server = createServer((req, res) => {
     setTimeout(() => res.end(' '.repeat(MAX * 3) + ']'), 20);
     return;
   }
-  if (req.url === '/hang') return; // never answers: closed by the test's after()
+  if (req.url === '/hang') {
+    hanging++;
+    return; // never answers: closed by the test's after()
+  }
   if (req.url === '/headers-only') {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.write('['); // the body never ends
@@ -63,6 +67,10 @@ server.on('connection', (socket: Socket) => {
   serverSockets.add(socket);
   socket.once('close', () => serverSockets.delete(socket));
 });
+/** Polls until the server has received this many /hang requests (the call is in flight). */
+async function untilHanging(count: number): Promise<void> {
+  while (hanging < count) await new Promise((r) => setTimeout(r, 5));
+}
 async function untilServerSocketsClosed(): Promise<void> {
   await Promise.all(
     [...serverSockets].map(
@@ -222,4 +230,26 @@ test('review finding 13: each undici failure maps to a message naming its own ti
   assert.match(message(refused), /refused the connection/);
   const unknownHost = Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
   assert.match(message(unknownHost), /host name or address is not reachable/);
+});
+
+test('review finding 11: destroy() ends in-flight and queued calls at once as shutdown failures', async () => {
+  // Timeouts far beyond the test: only destroy() can end these calls.
+  const c = new BackendClient({
+    name: 'test',
+    baseUrl: origin,
+    maxResponseBytes: MAX,
+    connections: 1, // the second call waits in the pool's queue behind the first
+    timeouts: { connectMs: 300, headersMs: 60000, totalMs: 60000 },
+    injectHeaders: {},
+  });
+  hanging = 0;
+  const calls = [c.send(get('/hang')), c.send(get('/hang'))];
+  await untilHanging(1);
+  await c.destroy();
+  for (const outcome of await Promise.all(calls)) {
+    assert.equal(outcome.kind === 'failure' && outcome.reason, 'shutdown');
+    assert.match(outcome.kind === 'failure' ? outcome.message : '', /shutting down/);
+  }
+  const late = await c.send(get('/ok'));
+  assert.equal(late.kind === 'failure' && late.reason, 'shutdown', 'a call after destroy()');
 });
