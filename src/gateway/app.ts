@@ -76,8 +76,12 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
   await directory.refresh(true);
 
   const clients = new Map(gateway.backends.map((b) => [b.name, new BackendClient(b)]));
+  // Fastify runs onClose hooks only once the HTTP server has closed: every client connection has ended
+  // (answered, or cut when shutdown.graceMs ran out). An upstream call still outstanding then has nobody
+  // left to answer, and closing the pools gracefully would wait for its timeouts (up to totalMs, far past
+  // the grace period), so the pools are destroyed instead.
   app.addHook('onClose', async () => {
-    await Promise.all([...clients.values()].map((c) => c.close()));
+    await Promise.all([...clients.values()].map((c) => c.destroy()));
   });
   const hidden = gateway.backends.flatMap((b) => {
     const url = new URL(b.baseUrl);

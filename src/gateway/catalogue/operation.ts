@@ -131,7 +131,13 @@ export function mapOperation(input: OperationInput): OperationResult {
       securityClass: input.securityClass,
       backend: input.backend,
       operationId,
-      operation: { method: input.method, pathTemplate: input.path, parameters, body },
+      operation: {
+        method: input.method,
+        pathTemplate: input.path,
+        parameters,
+        body,
+        jsonResponse: declaresJsonSuccess(operation.responses),
+      },
     },
   };
 }
@@ -163,6 +169,15 @@ function jsonMedia(content: unknown): { type: string; schema: unknown } | undefi
   if (type === undefined) return undefined;
   const media = content[type];
   return { type, schema: isObject(media) ? (media.schema ?? {}) : {} };
+}
+
+/** Whether any 2xx response declares a JSON media type (arrays and scalars too, unlike outputSchema). */
+function declaresJsonSuccess(responses: unknown): boolean {
+  if (!isObject(responses)) return false;
+  return Object.entries(responses).some(
+    ([code, response]) =>
+      /^2(\d\d|XX)$/i.test(code) && isObject(response) && jsonMedia(response.content) !== undefined,
+  );
 }
 
 /** The first 2xx JSON response whose schema is an object becomes the outputSchema. */

@@ -31,6 +31,8 @@ export interface OperationBinding {
   readonly pathTemplate: string;
   readonly parameters: readonly ParameterBinding[];
   readonly body?: BodyBinding | undefined;
+  /** A 2xx response is declared with a JSON media type: a success body that is not JSON is an error. */
+  readonly jsonResponse?: boolean | undefined;
 }
 
 export interface ToolAnnotations {

@@ -116,6 +116,8 @@ export class ToolService {
     const result = mapOutcome(outcome, {
       structured: hasStructuredContent(version),
       hide: this.options.hidden,
+      expectJson: tool.operation.jsonResponse === true || tool.outputSchema !== undefined,
+      operation: tool.operationId ?? tool.name,
     });
     if (result.structuredContent !== undefined) {
       const problems = this.options.validator.validateOutput(tool, result.structuredContent);

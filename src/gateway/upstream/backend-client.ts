@@ -13,7 +13,7 @@ export type BackendOutcome =
     }
   | {
       readonly kind: 'failure';
-      readonly reason: 'timeout' | 'unavailable' | 'too-large' | 'protocol';
+      readonly reason: 'timeout' | 'unavailable' | 'too-large' | 'protocol' | 'shutdown';
       readonly message: string;
     };
 
@@ -74,7 +74,7 @@ export class BackendClient {
         finish(outcome);
         controller?.abort(new GatewayAbort());
       };
-      const timer = setTimeout(() => stop(timedOut(this.settings.timeouts)), totalMs);
+      const timer = setTimeout(() => stop(timedOut('total', this.settings.timeouts)), totalMs);
 
       const options: Dispatcher.DispatchOptions = {
         method: request.method as Dispatcher.HttpMethod,
@@ -109,18 +109,27 @@ export class BackendClient {
           finish({ kind: 'response', status, contentType, body });
         },
         // After the gateway's own abort (timeout, size cap) the outcome is already settled.
-        onResponseError: (_c, error) => finish(classify(error, this.settings.timeouts)),
+        onResponseError: (_c, error) => finish(classifyFailure(error, this.settings.timeouts)),
       };
       try {
         this.pool.dispatch(options, handler);
       } catch (error) {
-        finish(classify(error, this.settings.timeouts));
+        finish(classifyFailure(error, this.settings.timeouts));
       }
     });
   }
 
+  /** Waits for outstanding calls to end, however long their timeouts allow (up to totalMs). */
   close(): Promise<void> {
     return this.pool.close();
+  }
+
+  /**
+   * Ends the pool at once: outstanding and queued calls resolve as `shutdown` failures, sockets are cut.
+   * For shutdown, where close() would wait for the upstream timeouts and overrun `shutdown.graceMs`.
+   */
+  destroy(): Promise<void> {
+    return this.pool.destroy(new GatewayShutdown());
   }
 }
 
@@ -132,6 +141,14 @@ class GatewayAbort extends Error {
   }
 }
 
+/** The reason given to undici when the gateway ends the pool at shutdown (see destroy()). */
+class GatewayShutdown extends Error {
+  constructor() {
+    super('the gateway is shutting down');
+    this.name = 'GatewayShutdown';
+  }
+}
+
 function tooLarge(max: number): BackendOutcome {
   return {
     kind: 'failure',
@@ -140,41 +157,59 @@ function tooLarge(max: number): BackendOutcome {
   };
 }
 
-function timedOut(timeouts: Readonly<BackendConfig['timeouts']>): BackendOutcome {
-  return {
-    kind: 'failure',
-    reason: 'timeout',
-    message: `The backend did not answer within ${timeouts.totalMs} ms. The operation may or may not have been carried out; check its state before retrying.`,
-  };
+type Timeouts = Readonly<BackendConfig['timeouts']>;
+
+const MAY_HAVE_RUN =
+  'The operation may or may not have been carried out; check its state before retrying.';
+
+/**
+ * One message per timer, each naming the timer that fired and its own value: an operator reading
+ * "within 15000 ms" after a 10 s wait would look for the wrong setting. Undici's body timeout is the
+ * idle time between two chunks; it is set to totalMs, so the total timer normally fires first.
+ */
+function timedOut(timer: 'headers' | 'body' | 'total', timeouts: Timeouts): BackendOutcome {
+  const message = {
+    headers: `The backend did not send its response headers within ${timeouts.headersMs} ms (headers timeout).`,
+    body: `The backend stopped sending its response for ${timeouts.totalMs} ms (body timeout).`,
+    total: `The backend did not answer within ${timeouts.totalMs} ms (total timeout).`,
+  }[timer];
+  return { kind: 'failure', reason: 'timeout', message: `${message} ${MAY_HAVE_RUN}` };
 }
 
-function classify(error: unknown, timeouts: Readonly<BackendConfig['timeouts']>): BackendOutcome {
-  if (error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError)
-    return timedOut(timeouts);
-  if (error instanceof errors.ConnectTimeoutError) {
+function unavailable(message: string): BackendOutcome {
+  return { kind: 'failure', reason: 'unavailable', message };
+}
+
+const NOTHING_SENT = 'Nothing was sent; try again later.';
+
+/** Maps what undici reports to an outcome the caller can act on (exported for its unit test). */
+export function classifyFailure(error: unknown, timeouts: Timeouts): BackendOutcome {
+  // Also a call made after destroy(): the pool refuses it as destroyed.
+  if (error instanceof GatewayShutdown || error instanceof errors.ClientDestroyedError)
     return {
       kind: 'failure',
-      reason: 'unavailable',
-      message: `The backend service could not be reached (no connection within ${timeouts.connectMs} ms). Nothing was sent; try again later.`,
+      reason: 'shutdown',
+      message: `The gateway is shutting down and abandoned the call to the backend. ${MAY_HAVE_RUN}`,
     };
-  }
+  if (error instanceof errors.HeadersTimeoutError) return timedOut('headers', timeouts);
+  if (error instanceof errors.BodyTimeoutError) return timedOut('body', timeouts);
+  if (error instanceof errors.ConnectTimeoutError)
+    return unavailable(
+      `The backend service could not be reached (no connection within ${timeouts.connectMs} ms, connect timeout). ${NOTHING_SENT}`,
+    );
   const code = (error as { code?: unknown }).code;
-  if (
-    code === 'ECONNREFUSED' ||
-    code === 'ENOTFOUND' ||
-    code === 'EHOSTUNREACH' ||
-    code === 'ECONNRESET' ||
-    code === 'UND_ERR_SOCKET'
-  ) {
-    return {
-      kind: 'failure',
-      reason: 'unavailable',
-      message:
-        code === 'ECONNRESET' || code === 'UND_ERR_SOCKET'
-          ? 'The connection to the backend service was lost before it answered. The operation may or may not have been carried out.'
-          : 'The backend service is unavailable (it refused the connection). Nothing was sent; try again later.',
-    };
-  }
+  if (code === 'ECONNREFUSED')
+    return unavailable(
+      `The backend service is unavailable (it refused the connection). ${NOTHING_SENT}`,
+    );
+  if (code === 'ENOTFOUND' || code === 'EHOSTUNREACH')
+    return unavailable(
+      `The backend service could not be reached (its host name or address is not reachable). ${NOTHING_SENT}`,
+    );
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET')
+    return unavailable(
+      'The connection to the backend service was lost before it answered. The operation may or may not have been carried out.',
+    );
   return {
     kind: 'failure',
     reason: 'protocol',

@@ -1,4 +1,4 @@
-// Validated tool arguments → the exact backend request (pure): path parameters percent-encoded, query
+// Validated tool arguments → the exact backend request (pure): path parameters as opaque segments, query
 // from declared query parameters, declared headers, JSON body. Nothing from the client's HTTP request.
 import type { OperationBinding } from '../catalogue/types.js';
 
@@ -34,7 +34,7 @@ export function buildBackendRequest(
     const value = args[p.argument];
     if (value === undefined || value === null) continue;
     if (p.in === 'path') {
-      path = path.split(`{${p.name}}`).join(encodeURIComponent(scalar(value)));
+      path = path.split(`{${p.name}}`).join(encodePathSegment(scalar(value)));
     } else if (p.in === 'query') {
       appendQuery(query, p.name, value, p.explode);
     } else {
@@ -54,6 +54,17 @@ export function buildBackendRequest(
   }
   const search = query.toString();
   return { method: binding.method, path: search ? `${path}?${search}` : path, headers, body };
+}
+
+/**
+ * A path parameter's value as one opaque piece of a segment: it can never change which path is called.
+ * encodeURIComponent covers `/`, `?`, `#` and `%`, but leaves `.` alone, so a value `..` would produce
+ * a dot segment (`/payments/../cancel`) that any path-normalising proxy or framework between the gateway
+ * and the backend resolves to another route. A value made only of dots is therefore sent as `%2E`s.
+ */
+export function encodePathSegment(value: string): string {
+  if (/^\.+$/.test(value)) return value.replace(/\./g, '%2E');
+  return encodeURIComponent(value);
 }
 
 function scalar(value: unknown): string {

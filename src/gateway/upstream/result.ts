@@ -1,5 +1,6 @@
-// Backend outcome → MCP CallToolResult. 2xx JSON: structuredContent + the same JSON as text. 4xx/5xx:
-// isError with the status and the backend's problem details. Failures: isError with a plain explanation.
+// Backend outcome → MCP CallToolResult. 2xx JSON: structuredContent + the same JSON as text; a 2xx body
+// that should be JSON and is not: isError. 4xx/5xx: isError with the status and the backend's problem
+// details. Failures: isError with a plain explanation.
 // Backend addresses never reach the client.
 import type { BackendOutcome } from './backend-client.js';
 
@@ -37,31 +38,23 @@ export function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-export function mapOutcome(
-  outcome: BackendOutcome,
-  options: { readonly structured: boolean; readonly hide: readonly string[] },
-): CallToolResult {
+export interface MapOptions {
+  /** The protocol revision has structuredContent (2025-06-18 and later). */
+  readonly structured: boolean;
+  /** Backend addresses to replace by `[backend]`. */
+  readonly hide: readonly string[];
+  /** The operation declares a JSON success response or the tool has an outputSchema. */
+  readonly expectJson: boolean;
+  /** How error texts name the operation (its operationId, else the tool name). */
+  readonly operation: string;
+}
+
+export function mapOutcome(outcome: BackendOutcome, options: MapOptions): CallToolResult {
   if (outcome.kind === 'failure') return errorResult(outcome.message);
   const { status } = outcome;
   const isJson = /[/+]json\b/i.test(outcome.contentType);
   const body = scrub(outcome.body, options.hide);
-  if (status >= 200 && status < 300) {
-    if (body.trim() === '')
-      return {
-        content: [{ type: 'text', text: `The operation succeeded (HTTP ${status}, no content).` }],
-      };
-    if (isJson) {
-      const parsed = tryParse(body);
-      if (parsed.ok) {
-        // The backend's JSON text is the same JSON: no need to serialise it again.
-        const result: CallToolResult = { content: [{ type: 'text', text: body.trim() }] };
-        if (options.structured && isPlainObject(parsed.value))
-          result.structuredContent = parsed.value;
-        return result;
-      }
-    }
-    return { content: [{ type: 'text', text: body }] };
-  }
+  if (status >= 200 && status < 300) return mapSuccess(status, body, isJson, options);
   if (status >= 300 && status < 400)
     return errorResult(
       `The backend answered with a redirect (HTTP ${status}), which the gateway does not follow.`,
@@ -74,6 +67,33 @@ export function mapOutcome(
     if (detail.length > MAX_ERROR_TEXT) detail = `${detail.slice(0, MAX_ERROR_TEXT)}…`;
   }
   return errorResult(detail ? `${head} Problem details: ${detail}` : head);
+}
+
+/**
+ * A 2xx answer. A body that should be JSON (JSON content type, or a JSON response declared by the
+ * operation) but does not parse is an error, not a success: the model would otherwise take a garbled
+ * or truncated answer, or an HTML page from a proxy, for the operation's result.
+ */
+function mapSuccess(
+  status: number,
+  body: string,
+  isJson: boolean,
+  options: MapOptions,
+): CallToolResult {
+  if (body.trim() === '')
+    return {
+      content: [{ type: 'text', text: `The operation succeeded (HTTP ${status}, no content).` }],
+    };
+  if (!isJson && !options.expectJson) return { content: [{ type: 'text', text: body }] };
+  const parsed = tryParse(body);
+  if (!parsed.ok)
+    return errorResult(
+      `The backend returned an unreadable response for ${options.operation} (HTTP ${status}): the body is not valid JSON. The backend reported success, so the operation was probably carried out; check its state before retrying.`,
+    );
+  // The backend's JSON text is the same JSON: no need to serialise it again.
+  const result: CallToolResult = { content: [{ type: 'text', text: body.trim() }] };
+  if (options.structured && isPlainObject(parsed.value)) result.structuredContent = parsed.value;
+  return result;
 }
 
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {

@@ -187,6 +187,15 @@ test('allOf and recursive $refs survive as a finite, serialisable schema', async
   );
 });
 
+test('review finding 12: operations declaring a JSON 2xx response are marked, also without an outputSchema', async () => {
+  const catalogue = await fixtures();
+  const pets = tool(catalogue, 'list_pets');
+  assert.equal(pets.outputSchema, undefined, 'an array response has no outputSchema');
+  assert.equal(pets.operation.jsonResponse, true);
+  assert.equal(tool(catalogue, 'getPet').operation.jsonResponse, true, 'JSON with a charset');
+  assert.equal(tool(catalogue, 'removePet').operation.jsonResponse, false, '204 without content');
+});
+
 test('security classes: inherited requirement, empty security, x-toolgate-auth, {} alternative', async () => {
   const catalogue = await fixtures();
   assert.equal(tool(catalogue, 'getPet').securityClass, 'user-scoped', 'document-level oauth2');

@@ -31,6 +31,12 @@ function json(res: ServerResponse, status: number, body: unknown, type = 'applic
   res.end(text);
 }
 
+/** A body as given: a 2xx the gateway cannot read (review finding 12). */
+function raw(res: ServerResponse, status: number, type: string, text: string): void {
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
 /** `busyMicros`: CPU work per request (benchmarks simulating a backend that validates and stores). */
 export async function startFixtureBackend(
   prefix = '/api/v1',
@@ -92,6 +98,8 @@ function route(
   if ((m = /^\/payments\/([^/]+)$/.exec(path)) && method === 'GET') {
     const id = decodeURIComponent(m[1] ?? '');
     if (id === 'broken') return json(res, 200, { id, status: 'UNKNOWN' });
+    if (id === 'truncated') return raw(res, 200, 'application/json', '{"id":"truncated","sta');
+    if (id === 'html-page') return raw(res, 200, 'text/html', '<html><body>Hello</body></html>');
     if (id === 'missing')
       return json(
         res,

@@ -4,7 +4,8 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { BackendClient } from '../../../src/gateway/upstream/backend-client.js';
+import { errors } from 'undici';
+import { BackendClient, classifyFailure } from '../../../src/gateway/upstream/backend-client.js';
 
 const MAX = 1024;
 const uncaught: unknown[] = [];
@@ -12,6 +13,7 @@ const onUncaught = (error: unknown) => uncaught.push(error);
 process.on('uncaughtException', onUncaught);
 
 let counted = 0;
+let hanging = 0;
 const server: Server = createServer((req, res) => {
   if (req.url === '/count') counted++;
   if (req.url === '/echo') {
@@ -42,6 +44,15 @@ const server: Server = createServer((req, res) => {
     setTimeout(() => res.end(' '.repeat(MAX * 3) + ']'), 20);
     return;
   }
+  if (req.url === '/hang') {
+    hanging++;
+    return; // never answers: closed by the test's after()
+  }
+  if (req.url === '/headers-only') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('['); // the body never ends
+    return;
+  }
   if (req.url === '/slow') {
     setTimeout(() => res.end('{}'), 2000).unref();
     return;
@@ -56,6 +67,10 @@ server.on('connection', (socket: Socket) => {
   serverSockets.add(socket);
   socket.once('close', () => serverSockets.delete(socket));
 });
+/** Polls until the server has received this many /hang requests (the call is in flight). */
+async function untilHanging(count: number): Promise<void> {
+  while (hanging < count) await new Promise((r) => setTimeout(r, 5));
+}
 async function untilServerSocketsClosed(): Promise<void> {
   await Promise.all(
     [...serverSockets].map(
@@ -75,6 +90,16 @@ function client(baseUrl = origin, totalMs = 500, connections = 4): BackendClient
     maxResponseBytes: MAX,
     connections,
     timeouts: { connectMs: 300, headersMs: totalMs, totalMs },
+    injectHeaders: {},
+  });
+}
+function clientWith(timeouts: { connectMs: number; headersMs: number; totalMs: number }) {
+  return new BackendClient({
+    name: 'test',
+    baseUrl: origin,
+    maxResponseBytes: MAX,
+    connections: 4,
+    timeouts,
     injectHeaders: {},
   });
 }
@@ -171,4 +196,60 @@ test('a refused connection gives an unavailable failure that says nothing was se
   assert.equal(outcome.kind === 'failure' && outcome.reason, 'unavailable');
   assert.match(outcome.kind === 'failure' ? outcome.message : '', /Nothing was sent/);
   await c.close();
+});
+
+test('review finding 13: a headers timeout names the headers timer and its own value, not the total', async () => {
+  const c = clientWith({ connectMs: 300, headersMs: 100, totalMs: 30000 });
+  const outcome = await c.send(get('/hang'));
+  assert.equal(outcome.kind === 'failure' && outcome.reason, 'timeout');
+  const message = outcome.kind === 'failure' ? outcome.message : '';
+  assert.match(message, /within 100 ms \(headers timeout\)/);
+  assert.doesNotMatch(message, /30000/);
+  await c.close();
+});
+
+test('review finding 13: the total timeout names the total timer and its value', async () => {
+  const c = clientWith({ connectMs: 300, headersMs: 30000, totalMs: 150 });
+  const outcome = await c.send(get('/headers-only'));
+  assert.equal(outcome.kind === 'failure' && outcome.reason, 'timeout');
+  const message = outcome.kind === 'failure' ? outcome.message : '';
+  assert.match(message, /within 150 ms \(total timeout\)/);
+  await c.close();
+});
+
+test('review finding 13: each undici failure maps to a message naming its own timer and value', () => {
+  const timeouts = { connectMs: 1111, headersMs: 2222, totalMs: 3333 };
+  const message = (error: Error) => {
+    const outcome = classifyFailure(error, timeouts);
+    return outcome.kind === 'failure' ? outcome.message : '';
+  };
+  assert.match(message(new errors.ConnectTimeoutError()), /within 1111 ms, connect timeout/);
+  assert.match(message(new errors.HeadersTimeoutError()), /within 2222 ms \(headers timeout\)/);
+  assert.match(message(new errors.BodyTimeoutError()), /for 3333 ms \(body timeout\)/);
+  const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+  assert.match(message(refused), /refused the connection/);
+  const unknownHost = Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
+  assert.match(message(unknownHost), /host name or address is not reachable/);
+});
+
+test('review finding 11: destroy() ends in-flight and queued calls at once as shutdown failures', async () => {
+  // Timeouts far beyond the test: only destroy() can end these calls.
+  const c = new BackendClient({
+    name: 'test',
+    baseUrl: origin,
+    maxResponseBytes: MAX,
+    connections: 1, // the second call waits in the pool's queue behind the first
+    timeouts: { connectMs: 300, headersMs: 60000, totalMs: 60000 },
+    injectHeaders: {},
+  });
+  hanging = 0;
+  const calls = [c.send(get('/hang')), c.send(get('/hang'))];
+  await untilHanging(1);
+  await c.destroy();
+  for (const outcome of await Promise.all(calls)) {
+    assert.equal(outcome.kind === 'failure' && outcome.reason, 'shutdown');
+    assert.match(outcome.kind === 'failure' ? outcome.message : '', /shutting down/);
+  }
+  const late = await c.send(get('/ok'));
+  assert.equal(late.kind === 'failure' && late.reason, 'shutdown', 'a call after destroy()');
 });

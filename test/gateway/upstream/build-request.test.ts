@@ -30,6 +30,21 @@ test('path parameters are percent-encoded (no traversal, no query injection)', (
   assert.equal(r.path, '/accounts/..%2Fadmin/payments/a%20b%3Fc%3D1%23x');
 });
 
+test('review finding 5: dot segments in path parameters are encoded, so no value can change the path', () => {
+  const cases: ReadonlyArray<readonly [string, string]> = [
+    ['..', '%2E%2E'],
+    ['.', '%2E'],
+    ['...', '%2E%2E%2E'],
+    ['a/b', 'a%2Fb'],
+    ['../x', '..%2Fx'],
+    ['v1.2', 'v1.2'],
+  ];
+  for (const [value, encoded] of cases) {
+    const r = buildBackendRequest(binding, { accountId: value, ref: 'R', body: {} });
+    assert.equal(r.path, `/accounts/${encoded}/payments/R`, `value ${JSON.stringify(value)}`);
+  }
+});
+
 test('query: arrays exploded or comma-joined, numbers as text, absent values omitted', () => {
   const r = buildBackendRequest(binding, {
     accountId: 'A',

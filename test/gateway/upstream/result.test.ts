@@ -6,6 +6,8 @@ import { mapOutcome } from '../../../src/gateway/upstream/result.js';
 const opts = {
   structured: true,
   hide: ['http://10.1.2.3:8081/payments/v1', 'http://10.1.2.3:8081', '10.1.2.3:8081'],
+  expectJson: false,
+  operation: 'getPayment',
 };
 const response = (status: number, body: string, contentType = 'application/json') =>
   ({ kind: 'response', status, body, contentType }) as const;
@@ -64,4 +66,37 @@ test('redirects are reported, not followed; failures keep their plain explanatio
     content: [{ type: 'text', text: 'The backend did not answer within 5 ms.' }],
     isError: true,
   });
+});
+
+test('review finding 12: a 2xx with a JSON content type whose body is not JSON is a tool error naming the operation', () => {
+  for (const body of ['{"id":"PO-1","amount":', '<html>Bad gateway</html>', 'OK']) {
+    const r = mapOutcome(response(200, body), opts);
+    assert.equal(r.isError, true, body);
+    assert.equal(
+      r.content[0]?.text,
+      'The backend returned an unreadable response for getPayment (HTTP 200): the body is not valid JSON. The backend reported success, so the operation was probably carried out; check its state before retrying.',
+    );
+    assert.equal(r.structuredContent, undefined);
+  }
+});
+
+test('review finding 12: a declared JSON response (or an outputSchema) makes an unreadable 2xx an error whatever its content type', () => {
+  const html = response(200, '<html>proxy page</html>', 'text/html');
+  assert.equal(mapOutcome(html, { ...opts, expectJson: true }).isError, true);
+  assert.match(
+    mapOutcome(html, { ...opts, expectJson: true }).content[0]?.text ?? '',
+    /unreadable response for getPayment/,
+  );
+  // Valid JSON under a wrong content type is read as the declared JSON.
+  const mislabelled = mapOutcome(response(200, '{"id":"PO-1"}', 'text/plain'), {
+    ...opts,
+    expectJson: true,
+  });
+  assert.equal(mislabelled.isError, undefined);
+  assert.deepEqual(mislabelled.structuredContent, { id: 'PO-1' });
+  // An operation that declares no JSON keeps its plain text; an empty 2xx body stays a success.
+  assert.deepEqual(mapOutcome(html, opts), {
+    content: [{ type: 'text', text: '<html>proxy page</html>' }],
+  });
+  assert.equal(mapOutcome(response(204, ''), { ...opts, expectJson: true }).isError, undefined);
 });
