@@ -2,6 +2,7 @@
 // that should be JSON and is not: isError. 4xx/5xx: isError with the status and the backend's problem
 // details. Failures: isError with a plain explanation.
 // Backend addresses never reach the client.
+import { MAX_JSON_DEPTH, jsonNestingExceeds } from '../../shared/json-depth.js';
 import type { BackendOutcome } from './backend-client.js';
 
 export interface TextContent {
@@ -88,7 +89,7 @@ function mapSuccess(
   const parsed = tryParse(body);
   if (!parsed.ok)
     return errorResult(
-      `The backend returned an unreadable response for ${options.operation} (HTTP ${status}): the body is not valid JSON. The backend reported success, so the operation was probably carried out; check its state before retrying.`,
+      `The backend returned an unreadable response for ${options.operation} (HTTP ${status}): ${parsed.reason}. The backend reported success, so the operation was probably carried out; check its state before retrying.`,
     );
   // The backend's JSON text is the same JSON: no need to serialise it again.
   const result: CallToolResult = { content: [{ type: 'text', text: body.trim() }] };
@@ -96,11 +97,18 @@ function mapSuccess(
   return result;
 }
 
-function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
+function tryParse(text: string): { ok: true; value: unknown } | { ok: false; reason: string } {
+  // Refused before parsing, as client input is: what follows (structuredContent, output validation,
+  // serialisation) recurses and must not overflow on a hostile or broken backend.
+  if (jsonNestingExceeds(text))
+    return {
+      ok: false,
+      reason: `the body nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels`,
+    };
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch {
-    return { ok: false };
+    return { ok: false, reason: 'the body is not valid JSON' };
   }
 }
 

@@ -100,3 +100,17 @@ test('review finding 12: a declared JSON response (or an outputSchema) makes an 
   });
   assert.equal(mapOutcome(response(204, ''), { ...opts, expectJson: true }).isError, undefined);
 });
+
+test('issue 12 finding 4: a backend answer nested deeper than 64 levels is not parsed; a 2xx becomes a tool error naming the limit', () => {
+  const deep = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000);
+  const ok = mapOutcome(response(200, deep), opts);
+  assert.equal(ok.isError, true);
+  assert.match(
+    ok.content[0]?.text ?? '',
+    /getPayment \(HTTP 200\): the body nests .* deeper than 64 levels/,
+  );
+  assert.equal(ok.structuredContent, undefined);
+  const failed = mapOutcome(response(500, deep), opts);
+  assert.equal(failed.isError, true);
+  assert.match(failed.content[0]?.text ?? '', /^The backend answered HTTP 500/);
+});
