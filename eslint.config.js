@@ -2,6 +2,24 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** Forbids imports from the named top-level folders of src/ in the given files. */
+function boundary(files, folders, message) {
+  return {
+    files: [files],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: folders.map((folder) => ({
+            regex: `^(\\.\\./)+(src/)?${folder}(/|$)`,
+            message,
+          })),
+        },
+      ],
+    },
+  };
+}
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/'] },
   js.configs.recommended,
@@ -33,6 +51,15 @@ export default tseslint.config(
       ],
     },
   },
+  // Boundaries (docs/architecture.md): the gateway and the payment service are separate applications
+  // that share only src/shared (and are wired by src/config and src/cli); shared code knows neither.
+  boundary('src/gateway/**/*.ts', ['payments'], 'The gateway never imports payment-service code.'),
+  boundary('src/payments/**/*.ts', ['gateway'], 'The payment service never imports gateway code.'),
+  boundary(
+    'src/shared/**/*.ts',
+    ['gateway', 'payments', 'cli'],
+    'Shared code imports neither application nor the CLI (configuration types are fine).',
+  ),
   {
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: {

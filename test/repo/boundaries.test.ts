@@ -1,0 +1,34 @@
+// The application boundaries of docs/architecture.md are enforced by ESLint (eslint.config.js): this test
+// proves the rule fires for each forbidden direction and stays quiet for the allowed ones.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+
+async function restricted(file: string, source: string): Promise<boolean> {
+  const eslint = new ESLint({ cwd: root });
+  const [result] = await eslint.lintText(source, { filePath: `${root}/${file}` });
+  return (result?.messages ?? []).some((m) => m.ruleId === 'no-restricted-imports');
+}
+
+test('gateway ↛ payments, payments ↛ gateway, shared ↛ either (and shared ↛ cli)', async () => {
+  const cases: [string, string, boolean][] = [
+    ['src/gateway/mcp/probe.ts', "import { x } from '../../payments/app.js';", true],
+    ['src/payments/routes/probe.ts', "import { x } from '../../gateway/errors.js';", true],
+    ['src/shared/http/probe.ts', "import { x } from '../../gateway/errors.js';", true],
+    ['src/shared/probe.ts', "import { x } from '../payments/app.js';", true],
+    ['src/shared/probe.ts', "import { x } from '../cli/main.js';", true],
+    // Allowed: shared code from an application, configuration types from shared code, the CLI wiring both.
+    ['src/gateway/mcp/probe.ts', "import { x } from '../../shared/json-depth.js';", false],
+    ['src/shared/probe.ts', "import type { X } from '../config/schema.js';", false],
+    ['src/cli/probe.ts', "import { x } from '../payments/app.js';", false],
+  ];
+  for (const [file, line, expected] of cases)
+    assert.equal(
+      await restricted(file, `${line}\nexport const y = x;\n`),
+      expected,
+      `${file}: ${line}`,
+    );
+});
