@@ -3,6 +3,7 @@
 // details. Failures: isError with a plain explanation.
 // Backend addresses never reach the client.
 import { MAX_JSON_DEPTH, jsonNestingExceeds } from '../../shared/json-depth.js';
+import { reasonPhrase } from '../../shared/http/status.js';
 import type { BackendOutcome } from './backend-client.js';
 
 export interface TextContent {
@@ -17,24 +18,6 @@ export interface CallToolResult {
 }
 
 const MAX_ERROR_TEXT = 4000;
-const REASONS: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  412: 'Precondition Failed',
-  413: 'Content Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Content',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
-
 export function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
@@ -60,7 +43,7 @@ export function mapOutcome(outcome: BackendOutcome, options: MapOptions): CallTo
     return errorResult(
       `The backend answered with a redirect (HTTP ${status}), which the gateway does not follow.`,
     );
-  const head = `The backend answered HTTP ${status}${REASONS[status] ? ` ${REASONS[status]}` : ''}.`;
+  const head = `The backend answered HTTP ${`${status} ${reasonPhrase(status, '')}`.trim()}.`;
   let detail = '';
   if (body.trim() !== '') {
     const parsed = isJson ? tryParse(body) : { ok: false as const };

@@ -6,6 +6,7 @@ import { requestIdFrom } from './request-id.js';
 import { problemType, sendProblem } from './problem.js';
 import { JsonBodyError, parseJsonBody } from './json-body.js';
 import { AccessLogController, registerAccessLog } from './access-log.js';
+import { reasonPhrase } from './status.js';
 import {
   REFUSALS,
   clientErrorHandler,
@@ -146,7 +147,7 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     if (status >= 400 && status < 500) {
       return sendProblem(reply, {
         type: problemType(error.code ?? 'BAD_REQUEST'),
-        title: titleFor(status),
+        title: reasonPhrase(status),
         status,
         code: error.code ?? 'BAD_REQUEST',
         detail: clientSafeMessage(error),
@@ -163,24 +164,6 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   });
 
   return app;
-}
-
-function titleFor(status: number): string {
-  const titles: Record<number, string> = {
-    400: 'Bad Request',
-    401: 'Unauthorized',
-    403: 'Forbidden',
-    404: 'Not Found',
-    405: 'Method Not Allowed',
-    406: 'Not Acceptable',
-    408: 'Request Timeout',
-    409: 'Conflict',
-    413: 'Content Too Large',
-    415: 'Unsupported Media Type',
-    422: 'Unprocessable Content',
-    429: 'Too Many Requests',
-  };
-  return titles[status] ?? 'Client Error';
 }
 
 /** Fastify's own 4xx messages are safe (no internals); strip the error-code prefix style. */

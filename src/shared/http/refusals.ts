@@ -4,10 +4,10 @@
 // Each is answered in the service's own format (the renderer: problem+json by default, JSON-RPC on the
 // gateway's MCP endpoint) with a documented code, never echoing the request, and with
 // `Connection: close` whenever the connection is closed afterwards (docs/errors.md).
-import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PROBLEM_CONTENT_TYPE, problemType } from './problem.js';
+import { reasonPhrase } from './status.js';
 
 export type RefusalCode =
   | 'HEADERS_TOO_LARGE'
@@ -65,7 +65,7 @@ export const problemRefusal: RefusalRenderer = (refusal) => ({
   contentType: PROBLEM_CONTENT_TYPE,
   body: JSON.stringify({
     type: problemType(refusal.code),
-    title: STATUS_CODES[refusal.status] ?? 'Error',
+    title: reasonPhrase(refusal.status),
     status: refusal.status,
     code: refusal.code,
     detail: refusal.message,
@@ -99,7 +99,7 @@ export function clientErrorHandler(
     }
     const { contentType, body } = render(refusal, requestPath(error.rawPacket));
     socket.end(
-      `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? 'Error'}\r\n` +
+      `HTTP/1.1 ${refusal.status} ${reasonPhrase(refusal.status)}\r\n` +
         `Content-Type: ${contentType}\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
         'Connection: close\r\n\r\n' +
