@@ -8,6 +8,7 @@ import { ConfigSchema, type FrozenConfig } from './schema.js';
 import { validateAgainstSchema } from './validate.js';
 import { applyEnvironment, substituteEnvReferences, type Environment } from './environment.js';
 import { ConfigError } from './errors.js';
+import { isPlainObject } from '../shared/is-plain-object.js';
 
 export { ConfigError } from './errors.js';
 export type { Environment } from './environment.js';
@@ -71,10 +72,6 @@ function readConfigFile(path: string): Record<string, unknown> {
 
 function describeFormat(path: string): string {
   return extname(path).toLowerCase() === '.json' ? 'JSON' : 'YAML';
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function deepMerge(

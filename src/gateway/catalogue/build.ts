@@ -7,11 +7,8 @@ import {
   requiredApiKeyHeaders,
   securityClassOf,
 } from './security.js';
-import type { BackendDocument, Catalogue, JsonObject, Tool } from './types.js';
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import type { BackendDocument, Catalogue, Tool } from './types.js';
+import { isPlainObject } from '../../shared/is-plain-object.js';
 
 export function buildCatalogue(documents: readonly BackendDocument[]): Catalogue {
   const tools: Tool[] = [];
@@ -23,12 +20,12 @@ export function buildCatalogue(documents: readonly BackendDocument[]): Catalogue
     const apiKeys = apiKeyHeaders(document);
     const injected = new Set(injectedHeaders.map((h) => h.toLowerCase()));
     const hidden = new Set([...injected, ...[...apiKeys.values()].map((h) => h.toLowerCase())]);
-    const paths = isObject(document.paths) ? document.paths : {};
+    const paths = isPlainObject(document.paths) ? document.paths : {};
     for (const [path, pathItem] of Object.entries(paths)) {
-      if (!isObject(pathItem)) continue;
+      if (!isPlainObject(pathItem)) continue;
       for (const method of METHODS) {
         const operation = pathItem[method.toLowerCase()];
-        if (!isObject(operation)) continue;
+        if (!isPlainObject(operation)) continue;
         const where = `${backend} ${method} ${path}`;
         const raw =
           typeof operation.operationId === 'string' && operation.operationId !== ''

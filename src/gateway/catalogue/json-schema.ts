@@ -1,15 +1,12 @@
 // OpenAPI 3.0/3.1 schema objects → JSON Schema 2020-12 for tool input/output schemas. Pure: the input is a
 // dereferenced document (cycles possible); the output is a fresh tree without cycles or OpenAPI-only keys.
 import type { JsonObject } from './types.js';
+import { isPlainObject } from '../../shared/is-plain-object.js';
 
 const OPENAPI_ONLY = new Set(['nullable', 'discriminator', 'xml', 'externalDocs', 'example']);
 const MAX_DEPTH = 40;
 
 export type SchemaMode = 'input' | 'output';
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Converts one schema; `mode` drops readOnly properties from inputs and writeOnly ones from outputs. */
 export function toJsonSchema(schema: unknown, mode: SchemaMode): JsonObject {
@@ -17,7 +14,7 @@ export function toJsonSchema(schema: unknown, mode: SchemaMode): JsonObject {
 }
 
 function convert(schema: unknown, mode: SchemaMode, stack: Set<object>, depth: number): JsonObject {
-  if (!isObject(schema)) return {};
+  if (!isPlainObject(schema)) return {};
   // A cycle (recursive schema) or absurd depth becomes "any value": permissive rather than wrong.
   if (stack.has(schema) || depth > MAX_DEPTH) return {};
   stack.add(schema);
@@ -53,7 +50,7 @@ function convertKeyword(
     case '$defs':
     case 'definitions':
     case 'dependentSchemas':
-      return isObject(value)
+      return isPlainObject(value)
         ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, sub(v)]))
         : {};
     case 'items':
@@ -83,7 +80,7 @@ function convertKeyword(
 
 function structuredCloneJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(structuredCloneJson);
-  if (isObject(value))
+  if (isPlainObject(value))
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, structuredCloneJson(v)]));
   return value;
 }
@@ -109,9 +106,11 @@ function applyExclusive(source: JsonObject, out: JsonObject, key: string, bound:
 
 function dropDirectional(out: JsonObject, mode: SchemaMode): void {
   const props = out.properties;
-  if (!isObject(props)) return;
+  if (!isPlainObject(props)) return;
   const hidden = mode === 'input' ? 'readOnly' : 'writeOnly';
-  const removed = Object.keys(props).filter((k) => isObject(props[k]) && props[k][hidden] === true);
+  const removed = Object.keys(props).filter(
+    (k) => isPlainObject(props[k]) && props[k][hidden] === true,
+  );
   if (removed.length === 0) return;
   for (const k of removed) delete props[k];
   if (Array.isArray(out.required))

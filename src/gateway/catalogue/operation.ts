@@ -11,6 +11,7 @@ import type {
   SecurityClass,
   Tool,
 } from './types.js';
+import { isPlainObject } from '../../shared/is-plain-object.js';
 
 export const METHODS: readonly HttpMethod[] = [
   'GET',
@@ -43,10 +44,6 @@ export function isReservedHeader(name: string, injected: ReadonlySet<string>): b
     isIdentityHeader(lower) ||
     lower.startsWith('mcp-')
   );
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export interface OperationInput {
@@ -91,7 +88,7 @@ export function mapOperation(input: OperationInput): OperationResult {
   }
 
   let body: BodyBinding | undefined;
-  const requestBody = isObject(operation.requestBody) ? operation.requestBody : undefined;
+  const requestBody = isPlainObject(operation.requestBody) ? operation.requestBody : undefined;
   if (requestBody) {
     const media = jsonMedia(requestBody.content);
     const bodyRequired = requestBody.required === true;
@@ -148,53 +145,57 @@ function mergedParameters(pathItem: JsonObject, operation: JsonObject): JsonObje
   for (const list of [pathItem.parameters, operation.parameters]) {
     if (!Array.isArray(list)) continue;
     for (const p of list) {
-      if (isObject(p) && typeof p.name === 'string') merged.set(`${String(p.in)}:${p.name}`, p);
+      if (isPlainObject(p) && typeof p.name === 'string')
+        merged.set(`${String(p.in)}:${p.name}`, p);
     }
   }
   return [...merged.values()];
 }
 
 function parameterSchema(param: JsonObject): unknown {
-  if (isObject(param.schema)) return param.schema;
+  if (isPlainObject(param.schema)) return param.schema;
   const media = jsonMedia(param.content);
   return media?.schema ?? { type: 'string' };
 }
 
 function jsonMedia(content: unknown): { type: string; schema: unknown } | undefined {
-  if (!isObject(content)) return undefined;
+  if (!isPlainObject(content)) return undefined;
   const types = Object.keys(content);
   const type =
     types.find((t) => t.split(';')[0]?.trim().toLowerCase() === 'application/json') ??
     types.find((t) => /\+json(\s*;|$)/i.test(t));
   if (type === undefined) return undefined;
   const media = content[type];
-  return { type, schema: isObject(media) ? (media.schema ?? {}) : {} };
+  return { type, schema: isPlainObject(media) ? (media.schema ?? {}) : {} };
 }
 
 /** Whether any 2xx response declares a JSON media type (arrays and scalars too, unlike outputSchema). */
 function declaresJsonSuccess(responses: unknown): boolean {
-  if (!isObject(responses)) return false;
+  if (!isPlainObject(responses)) return false;
   return Object.entries(responses).some(
     ([code, response]) =>
-      /^2(\d\d|XX)$/i.test(code) && isObject(response) && jsonMedia(response.content) !== undefined,
+      /^2(\d\d|XX)$/i.test(code) &&
+      isPlainObject(response) &&
+      jsonMedia(response.content) !== undefined,
   );
 }
 
 /** The first 2xx JSON response whose schema is an object becomes the outputSchema. */
 function outputSchemaOf(responses: unknown): JsonObject | undefined {
-  if (!isObject(responses)) return undefined;
+  if (!isPlainObject(responses)) return undefined;
   const codes = Object.keys(responses)
     .filter((c) => /^2(\d\d|XX)$/i.test(c))
     .sort();
   for (const code of codes) {
     const response = responses[code];
-    if (!isObject(response)) continue;
+    if (!isPlainObject(response)) continue;
     const media = jsonMedia(response.content);
     if (!media) continue;
     const schema = toJsonSchema(media.schema, 'output');
     const isObjectSchema =
       schema.type === 'object' ||
-      (schema.type === undefined && (isObject(schema.properties) || Array.isArray(schema.allOf)));
+      (schema.type === undefined &&
+        (isPlainObject(schema.properties) || Array.isArray(schema.allOf)));
     return isObjectSchema ? { ...schema, type: 'object' } : undefined;
   }
   return undefined;

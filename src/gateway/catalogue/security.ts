@@ -1,18 +1,17 @@
 // Security class of an operation (spec: public / user-scoped / optional authentication).
 import type { JsonObject, SecurityClass } from './types.js';
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isPlainObject } from '../../shared/is-plain-object.js';
 
 /** Names of the document's security schemes that are HTTP bearer schemes. */
 export function bearerSchemes(document: JsonObject): Set<string> {
-  const schemes = isObject(document.components) ? document.components.securitySchemes : undefined;
+  const schemes = isPlainObject(document.components)
+    ? document.components.securitySchemes
+    : undefined;
   const found = new Set<string>();
-  if (!isObject(schemes)) return found;
+  if (!isPlainObject(schemes)) return found;
   for (const [name, scheme] of Object.entries(schemes)) {
     if (
-      isObject(scheme) &&
+      isPlainObject(scheme) &&
       (scheme.type === 'http' || scheme.type === 'oauth2' || scheme.type === 'openIdConnect') &&
       (scheme.type !== 'http' || String(scheme.scheme).toLowerCase() === 'bearer')
     )
@@ -23,11 +22,13 @@ export function bearerSchemes(document: JsonObject): Set<string> {
 
 /** Header names of apiKey-in-header schemes: credentials the gateway must inject, never arguments. */
 export function apiKeyHeaders(document: JsonObject): Map<string, string> {
-  const schemes = isObject(document.components) ? document.components.securitySchemes : undefined;
+  const schemes = isPlainObject(document.components)
+    ? document.components.securitySchemes
+    : undefined;
   const found = new Map<string, string>();
-  if (!isObject(schemes)) return found;
+  if (!isPlainObject(schemes)) return found;
   for (const [name, scheme] of Object.entries(schemes)) {
-    if (isObject(scheme) && scheme.type === 'apiKey' && scheme.in === 'header')
+    if (isPlainObject(scheme) && scheme.type === 'apiKey' && scheme.in === 'header')
       found.set(name, String(scheme.name));
   }
   return found;
@@ -50,7 +51,7 @@ export function securityClassOf(
       ? document.security
       : [];
   const needsBearer = requirements.map(
-    (req) => isObject(req) && Object.keys(req).some((name) => bearer.has(name)),
+    (req) => isPlainObject(req) && Object.keys(req).some((name) => bearer.has(name)),
   );
   if (needsBearer.length === 0 || needsBearer.every((b) => !b)) return 'public';
   return needsBearer.every((b) => b) ? 'user-scoped' : 'optional';
@@ -69,7 +70,7 @@ export function requiredApiKeyHeaders(
       : [];
   const headers: string[] = [];
   for (const req of requirements) {
-    if (!isObject(req)) continue;
+    if (!isPlainObject(req)) continue;
     for (const name of Object.keys(req)) {
       const header = apiKeys.get(name);
       if (header !== undefined) headers.push(header);

@@ -5,6 +5,7 @@
 import { MAX_JSON_DEPTH, jsonNestingExceeds } from '../../shared/json-depth.js';
 import { reasonPhrase } from '../../shared/http/status.js';
 import type { BackendOutcome } from './backend-client.js';
+import { isPlainObject } from '../../shared/is-plain-object.js';
 
 export interface TextContent {
   readonly type: 'text';
@@ -93,10 +94,6 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false; rea
   } catch {
     return { ok: false, reason: 'the body is not valid JSON' };
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Removes the backend's own base URL / origin from anything shown to the client. */

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { isPlainObject } from '../../shared/is-plain-object.js';
 
 /** Absolute path of the folder containing package.json, found by walking up from this module. */
 export function packageRoot(): string {
@@ -27,15 +28,11 @@ export const paymentOrderDocumentPath: string = path.join(openApiDir, 'payment-o
 /** Absolute path of the accounts API document (accounts.yaml). */
 export const accountsDocumentPath: string = path.join(openApiDir, 'accounts.yaml');
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Reads and parses an OpenAPI YAML document as-is ($refs are left in place). */
 export async function loadOpenApiDocument(file: string): Promise<Record<string, unknown>> {
   const text = await readFile(file, 'utf8');
   const doc: unknown = parse(text);
-  if (!isRecord(doc) || typeof doc['openapi'] !== 'string') {
+  if (!isPlainObject(doc) || typeof doc['openapi'] !== 'string') {
     throw new Error(`${file} is not an OpenAPI document`);
   }
   return doc;
@@ -51,10 +48,10 @@ export function componentSchemaBundle(
   id: string,
 ): { $id: string; $defs: Record<string, unknown> } {
   const components = doc['components'];
-  const schemas = isRecord(components) ? components['schemas'] : undefined;
-  if (!isRecord(schemas)) return { $id: id, $defs: {} };
+  const schemas = isPlainObject(components) ? components['schemas'] : undefined;
+  if (!isPlainObject(schemas)) return { $id: id, $defs: {} };
   const rewritten: unknown = JSON.parse(
     JSON.stringify(schemas).replaceAll('"#/components/schemas/', '"#/$defs/'),
   );
-  return { $id: id, $defs: isRecord(rewritten) ? rewritten : {} };
+  return { $id: id, $defs: isPlainObject(rewritten) ? rewritten : {} };
 }
