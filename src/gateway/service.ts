@@ -1,13 +1,10 @@
 // Opens the gateway's stores (migrated), builds its app and returns it as a Service ready to listen.
 import type { FrozenConfig } from '../config/schema.js';
 import type { Logger } from '../shared/log/logger.js';
-import { openDatabase } from '../shared/db/open.js';
 import type { Database } from '../shared/db/types.js';
-import { runMigrations } from '../shared/db/migrations.js';
 import { connectRedis, type Redis } from '../shared/redis.js';
 import { assembleService, type Service } from '../shared/service.js';
-import { gatewayMigrations } from './storage/migrations.js';
-import { subscriptionMigrations } from './auth/subscriptions/migrations.js';
+import { openGatewayDatabase } from './storage/database.js';
 import { createGatewayPipeline, type GatewayPipeline } from './pipeline.js';
 import { buildGatewayApp, type GatewayHooks } from './app.js';
 
@@ -27,11 +24,9 @@ export async function openGatewayService(
   hooks?: GatewayHooks | GatewayHooksFactory,
 ): Promise<Service> {
   const log = logger.child({ service: 'gateway' });
-  const db = await openDatabase(config.gateway.database, config.dataDir);
+  const db = await openGatewayDatabase(config.gateway.database, config.dataDir);
   let redis: Redis | undefined;
   try {
-    await runMigrations(db, 'gateway', gatewayMigrations);
-    await runMigrations(db, 'subscriptions', subscriptionMigrations);
     const redisUrl = config.gateway.redis.url;
     if (redisUrl !== undefined)
       redis = await connectRedis({ ...config.gateway.redis, url: redisUrl });

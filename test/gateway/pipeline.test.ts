@@ -18,16 +18,14 @@ import {
 import { loadConfig } from '../../src/config/load.js';
 import { buildGatewayApp } from '../../src/gateway/app.js';
 import { createGatewayPipeline, type GatewayPipeline } from '../../src/gateway/pipeline.js';
-import { gatewayMigrations } from '../../src/gateway/storage/migrations.js';
-import { subscriptionMigrations } from '../../src/gateway/auth/subscriptions/migrations.js';
 import { SubscriptionStore } from '../../src/gateway/auth/subscriptions/store.js';
-import { runMigrations } from '../../src/shared/db/migrations.js';
 import { openSqlite } from '../../src/shared/db/sqlite.js';
 import type { Database } from '../../src/shared/db/types.js';
 import { createLogger } from '../../src/shared/log/logger.js';
 import { LogCapture } from '../helpers/capture.js';
 import { startFixtureBackend, type FixtureBackend } from './support/fixture-backend.js';
 import { fixtureBackendConfig, MCP_HEADERS } from './support/gateway.js';
+import { migrateGatewayDatabase } from '../../src/gateway/storage/database.js';
 
 const ISSUER = 'https://idp.example.test';
 const AUDIENCE = 'http://127.0.0.1:8080/mcp';
@@ -77,8 +75,7 @@ describe('gateway pipeline', () => {
       },
     });
     const db = openSqlite({ path: ':memory:' });
-    await runMigrations(db, 'gateway', gatewayMigrations);
-    await runMigrations(db, 'subscriptions', subscriptionMigrations);
+    await migrateGatewayDatabase(db);
     const logs = new LogCapture();
     const { logger } = createLogger({ level: 'info', destination: logs });
     const pipeline = await createGatewayPipeline(config, logger, { db });

@@ -7,11 +7,9 @@ import { configApprovals } from '../../gateway/catalogue/directory.js';
 import { loadCatalogue } from '../../gateway/catalogue/load.js';
 import type { Catalogue } from '../../gateway/catalogue/types.js';
 import { ApprovalRepository } from '../../gateway/storage/approvals.js';
-import { gatewayMigrations } from '../../gateway/storage/migrations.js';
-import { runMigrations } from '../../shared/db/migrations.js';
-import { openDatabase } from '../../shared/db/open.js';
 import { COMMON_OPTIONS, UsageError, parseCommandArgs } from '../args.js';
-import { requireStore, storeLocation, type StoreLocation } from '../store-location.js';
+import type { StoreLocation } from '../store-location.js';
+import { openGatewayStore } from './gateway-store.js';
 import type { CliContext, Command } from '../context.js';
 
 const USAGE = `Usage: toolgate tools list [--json]
@@ -57,11 +55,8 @@ export const toolsCommand: Command = {
       throw new UsageError(`"${action}" needs at least one tool name`);
     const config = loadConfig({ configPath: values.config, env: context.env });
     const catalogue = await loadCatalogue(config.gateway.backends);
-    const location = storeLocation(config.gateway.database, config.dataDir);
-    requireStore(location, config.dataDir, { mayCreate: action !== 'list' });
-    const db = await openDatabase(config.gateway.database, config.dataDir);
+    const { db, location } = await openGatewayStore(config, { mayCreate: action !== 'list' });
     try {
-      await runMigrations(db, 'gateway', gatewayMigrations);
       const repo = new ApprovalRepository(db);
       if (action !== 'list') {
         const unknown = names.filter((n) => !catalogue.byName.has(n));

@@ -5,11 +5,10 @@ import pino from 'pino';
 import { loadConfig } from '../../../src/config/load.js';
 import { buildGatewayApp, type GatewayHooks } from '../../../src/gateway/app.js';
 import type { Catalogue } from '../../../src/gateway/catalogue/types.js';
-import { gatewayMigrations } from '../../../src/gateway/storage/migrations.js';
-import { runMigrations } from '../../../src/shared/db/migrations.js';
 import { openSqlite } from '../../../src/shared/db/sqlite.js';
 import type { Database } from '../../../src/shared/db/types.js';
 import { BANK_KEY, FIXTURE_DOCUMENT } from './fixture-backend.js';
+import { migrateGatewayDatabase } from '../../../src/gateway/storage/database.js';
 
 export interface TestGateway {
   readonly app: FastifyInstance;
@@ -45,7 +44,7 @@ export async function startTestGateway(
   const level = options.logLevel ?? 'info';
   const config = loadConfig({ env: {}, overrides: { logging: { level }, gateway } });
   const db = options.db ?? (await openSqlite({ path: ':memory:' }));
-  await runMigrations(db, 'gateway', gatewayMigrations);
+  await migrateGatewayDatabase(db);
   const logs: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _enc, done) {
