@@ -180,7 +180,6 @@ function refusalError(refusal: Refusal): GatewayError {
   return new GatewayError(refusal.code, refusal.message, refusal.data, refusal.headers);
 }
 
-/** The tool of a single tools/call message (batches and other methods count without a tool). */
 /** The assertion signing key, when a backend uses assertion forwarding: configured, or persisted once. */
 async function assertionSignerIfNeeded(config: FrozenConfig): Promise<AssertionSigner | undefined> {
   if (!config.gateway.backends.some((b) => b.identity.mode === 'assertion')) return undefined;
