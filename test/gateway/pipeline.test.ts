@@ -16,8 +16,7 @@ import {
   type CryptoKey,
 } from 'jose';
 import { loadConfig } from '../../src/config/load.js';
-import { buildGatewayApp } from '../../src/gateway/app.js';
-import { createGatewayPipeline, type GatewayPipeline } from '../../src/gateway/pipeline.js';
+import { createGateway } from '../../src/gateway/create-gateway.js';
 import { SubscriptionStore } from '../../src/gateway/auth/subscriptions/store.js';
 import { openSqlite } from '../../src/shared/db/sqlite.js';
 import type { Database } from '../../src/shared/db/types.js';
@@ -34,7 +33,6 @@ const SHARED = 'gateway-to-backend-secret-42';
 interface Built {
   app: FastifyInstance;
   db: Database;
-  pipeline: GatewayPipeline;
   key: string;
   restrictedKey: string;
   logs: LogCapture;
@@ -78,8 +76,7 @@ describe('gateway pipeline', () => {
     await migrateGatewayDatabase(db);
     const logs = new LogCapture();
     const { logger } = createLogger({ level: 'info', destination: logs });
-    const pipeline = await createGatewayPipeline(config, logger, { db });
-    const app = await buildGatewayApp({ config, logger, db, hooks: pipeline });
+    const app = await createGateway({ config, logger, stores: { db } });
     const store = new SubscriptionStore(db);
     const key = (await store.create({ application: 'test-agent', environment: 'development' }))
       .primaryKey;
@@ -90,12 +87,11 @@ describe('gateway pipeline', () => {
         tools: ['fetchBankDetails'],
       })
     ).primaryKey;
-    return { app, db, pipeline, key, restrictedKey, logs };
+    return { app, db, key, restrictedKey, logs };
   }
 
   async function close(built: Built) {
     await built.app.close();
-    await built.pipeline.close();
     await built.db.close();
   }
 

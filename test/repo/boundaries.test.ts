@@ -2,10 +2,10 @@
 // proves the rule fires for each forbidden direction and stays quiet for the allowed ones.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
+// The suite runs from the repository root (scripts/run-tests.mjs sets cwd).
+const root = process.cwd();
 
 async function restricted(file: string, source: string): Promise<boolean> {
   const eslint = new ESLint({ cwd: root });

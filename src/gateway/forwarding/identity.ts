@@ -3,6 +3,7 @@
 // exactly one of these mechanisms cannot be fooled by a client.
 import type { AssertionSigner } from '../auth/assertion/sign.js';
 import type { IdentityForwardingConfig } from './config.js';
+import { subjectOf, type Caller } from '../caller.js';
 
 export const USER_ID_HEADER = 'X-User-Id';
 export const APPLICATION_HEADER = 'X-Toolgate-Application';
@@ -31,16 +32,6 @@ export function isIdentityHeader(name: string): boolean {
   );
 }
 
-export interface ForwardingCaller {
-  /** The user id (JWT subject), or "anonymous". */
-  readonly userId: string;
-  /** The verified user's claims; null for anonymous callers. */
-  readonly claims: Readonly<Record<string, unknown>> | null;
-  readonly application: string;
-  /** The caller's original Authorization header (used only in passthrough mode). */
-  readonly authorization?: string | undefined;
-}
-
 export interface ForwardingContext {
   readonly config: IdentityForwardingConfig;
   /** The backend's identifier (assertion audience default). */
@@ -52,16 +43,17 @@ export interface ForwardingContext {
 }
 
 export async function identityHeaders(
-  caller: ForwardingCaller,
+  caller: Caller,
   ctx: ForwardingContext,
 ): Promise<Record<string, string>> {
   const { config } = ctx;
-  const claims = forwardedClaims(caller.claims, config.claims);
+  const claims = forwardedClaims(caller.user?.claims ?? null, config.claims);
+  const application = caller.subscription.application;
   switch (config.mode) {
     case 'headers': {
       const headers: Record<string, string> = {
-        [USER_ID_HEADER]: caller.userId,
-        [APPLICATION_HEADER]: caller.application,
+        [USER_ID_HEADER]: subjectOf(caller),
+        [APPLICATION_HEADER]: application,
         ...claims,
       };
       if (config.sharedSecret !== undefined) headers[GATEWAY_KEY_HEADER] = config.sharedSecret;
@@ -69,15 +61,15 @@ export async function identityHeaders(
     }
     case 'assertion': {
       if (!ctx.signer) throw new Error('assertion forwarding needs the gateway signing key');
-      const user = caller.claims ?? {};
+      const user = caller.user?.claims ?? {};
       const assertion = await ctx.signer.signAssertion({
         issuer: ctx.gatewayUrl,
         // One service, one audience: its origin, whatever API path of it the tool belongs to.
         audience: config.audience ?? new URL(ctx.backendBaseUrl).origin,
-        subject: caller.userId,
+        subject: subjectOf(caller),
         ttlSeconds: config.assertionTtlSeconds,
         claims: {
-          app: caller.application,
+          app: application,
           ...Object.fromEntries(
             Object.keys(config.claims)
               .filter((c) => user[c] !== undefined)
@@ -88,8 +80,8 @@ export async function identityHeaders(
       return { [ASSERTION_HEADER]: assertion };
     }
     case 'passthrough': {
-      const headers: Record<string, string> = { [APPLICATION_HEADER]: caller.application };
-      if (caller.claims !== null && caller.authorization !== undefined)
+      const headers: Record<string, string> = { [APPLICATION_HEADER]: application };
+      if (caller.user !== null && caller.authorization !== undefined)
         headers.Authorization = caller.authorization;
       return headers;
     }

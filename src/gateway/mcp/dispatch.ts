@@ -9,7 +9,7 @@ import {
   type JsonRpcId,
   type JsonRpcResponse,
 } from './protocol.js';
-import type { RequestContext } from './request-context.js';
+import type { Caller } from '../caller.js';
 import type { CallTrace, ToolService } from './tools.js';
 
 export const SERVER_VERSION = '0.1.0';
@@ -26,7 +26,7 @@ export interface DispatchInput {
   readonly id: JsonRpcId;
   readonly method: string;
   readonly params: Record<string, unknown>;
-  readonly context: RequestContext;
+  readonly caller: Caller;
   readonly trace: CallTrace;
 }
 
@@ -55,7 +55,7 @@ export class Dispatcher {
   }
 
   private async run(input: DispatchInput): Promise<Record<string, unknown>> {
-    const { method, params, context, version } = input;
+    const { method, params, caller, version } = input;
     if (input.era === 'legacy') {
       switch (method) {
         case 'initialize':
@@ -63,9 +63,9 @@ export class Dispatcher {
         case 'ping':
           return {};
         case 'tools/list':
-          return this.tools.list(context, params, version);
+          return this.tools.list(caller, params, version);
         case 'tools/call':
-          return { ...(await this.tools.call(context, params, version, input.trace)) };
+          return { ...(await this.tools.call(caller, params, version, input.trace)) };
         default:
           throw new GatewayError('METHOD_NOT_FOUND', `Method not found: ${method}`);
       }
@@ -74,9 +74,9 @@ export class Dispatcher {
       case 'server/discover':
         return this.discover();
       case 'tools/list':
-        return this.tools.list(context, params, version);
+        return this.tools.list(caller, params, version);
       case 'tools/call':
-        return { ...(await this.tools.call(context, params, version, input.trace)) };
+        return { ...(await this.tools.call(caller, params, version, input.trace)) };
       default:
         throw new GatewayError('METHOD_NOT_FOUND_MODERN', `Method not found: ${method}`);
     }

@@ -1,35 +1,37 @@
-// POST {path}: the Streamable HTTP transport, stateless. HTTP-level checks (Origin, Content-Type, Accept,
-// size), JSON parsing, authentication (the seam), then one message or a 2025-03-26 batch.
-import { MAX_JSON_DEPTH, jsonNestingExceeds } from '../../shared/json-depth.js';
+// POST {path}: the gateway's request path, Streamable HTTP without sessions, read top to bottom:
+//
+//   1. transport   Origin, Content-Type, Accept; the body size is fastify's limit (→ 413)
+//   2. parse       the nesting bound, then JSON; a body is one message or a 2025-03-26 batch of them
+//   3. identify    once per HTTP request: subscription key → user token          (gatekeeper → Caller)
+//   4. per message admit (every quota that applies, per tool for tools/call)    (gatekeeper)
+//                  → classify → protocol revision → dispatch                    (revision.ts, dispatch.ts)
+//                  → tools/call: catalogue → authorize (security class) → arguments → upstream → result
+//                                                                               (tools.ts)
+//
+// Every refusal is a GatewayError, rendered here once as a JSON-RPC error with its HTTP status.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { MAX_JSON_DEPTH, jsonNestingExceeds } from '../../shared/json-depth.js';
+import { addLogFields } from '../../shared/http/access-log.js';
+import type { Caller } from '../caller.js';
+import type { Gatekeeper } from '../admission/gatekeeper.js';
 import { GatewayError } from '../errors.js';
 import { errorResponse, type Dispatched, type Dispatcher } from './dispatch.js';
-import { checkModernHeaders } from './headers.js';
+import { calledTool, classify, readId, type Message } from './messages.js';
 import { acceptsBoth, originAllowed } from './origin.js';
-import {
-  DEFAULT_HEADERLESS_VERSION,
-  META_CLIENT_CAPABILITIES,
-  META_PROTOCOL_VERSION,
-  SUPPORTED_VERSIONS,
-  isLegacyVersion,
-  isModernVersion,
-  type JsonRpcId,
-  type JsonRpcResponse,
-} from './protocol.js';
-import { addLogFields } from '../../shared/http/access-log.js';
+import { DEFAULT_HEADERLESS_VERSION, type JsonRpcResponse } from './protocol.js';
 import { stringifyWithRaw } from './raw-json.js';
-import type { Authenticator, RequestContext } from './request-context.js';
+import { revisionOf } from './revision.js';
 
 export interface McpEndpointOptions {
   readonly path: string;
   readonly dispatcher: Dispatcher;
-  readonly authenticate: Authenticator;
+  readonly gatekeeper: Gatekeeper;
   readonly allowedOrigins: readonly string[];
   readonly allowLoopbackOrigins: boolean;
   readonly maxBatchSize: number;
 }
 
-type Message = Record<string, unknown>;
+type Headers = Readonly<Record<string, string>>;
 
 export async function registerMcpEndpoint(
   app: FastifyInstance,
@@ -40,22 +42,7 @@ export async function registerMcpEndpoint(
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-
-    scope.setErrorHandler((error: FastifyError, req, reply) => {
-      if (error.statusCode === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
-        return send(
-          reply,
-          errorResponse(null, new GatewayError('PAYLOAD_TOO_LARGE', 'Request body too large')),
-        );
-      if (typeof error.statusCode === 'number' && error.statusCode < 500)
-        return send(
-          reply,
-          errorResponse(null, new GatewayError('INVALID_REQUEST', 'Invalid Request')),
-        );
-      req.log.error({ err: error }, 'mcp transport error');
-      return send(reply, errorResponse(null, error));
-    });
-
+    scope.setErrorHandler(transportErrorHandler);
     scope.route({
       method: ['GET', 'DELETE', 'PUT', 'PATCH'],
       url: options.path,
@@ -75,286 +62,248 @@ export async function registerMcpEndpoint(
     });
 
     scope.post(options.path, async (req, reply) => {
-      const origin = header(req, 'origin');
-      if (!originAllowed(origin, origins, options.allowLoopbackOrigins))
-        return send(
-          reply,
-          errorResponse(
-            null,
-            new GatewayError('ORIGIN_NOT_ALLOWED', 'Forbidden: Origin not allowed'),
-          ),
-        );
-      const contentType = (header(req, 'content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-      if (contentType !== 'application/json')
-        return send(
-          reply,
-          errorResponse(
-            null,
-            new GatewayError(
-              'UNSUPPORTED_MEDIA_TYPE',
-              'Unsupported Media Type: Content-Type must be application/json',
-            ),
-          ),
-        );
-      if (!acceptsBoth(header(req, 'accept')))
-        return send(
-          reply,
-          errorResponse(
-            null,
-            new GatewayError(
-              'NOT_ACCEPTABLE',
-              'Not Acceptable: Accept must list application/json and text/event-stream',
-            ),
-          ),
-        );
+      // 1. transport
+      const refused = transportRefusal(req, origins, options.allowLoopbackOrigins);
+      if (refused) return send(reply, errorResponse(null, refused));
 
-      const text = (req.body as Buffer | undefined)?.toString('utf8') ?? '';
-      if (jsonNestingExceeds(text))
-        return send(
-          reply,
-          errorResponse(
-            null,
-            new GatewayError(
-              'INVALID_REQUEST',
-              `Invalid Request: objects or arrays nested deeper than ${MAX_JSON_DEPTH} levels`,
-              { reason: 'JSON_TOO_DEEP', maxDepth: MAX_JSON_DEPTH },
-            ),
-          ),
-        );
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        return send(
-          reply,
-          errorResponse(
-            null,
-            new GatewayError('PARSE_ERROR', 'Parse error: the body is not valid JSON'),
-          ),
-        );
-      }
-
+      // 2. parse
+      const parsed = parse(req, options.maxBatchSize);
+      if (!parsed.ok) return send(reply, errorResponse(null, parsed.error));
+      const { body } = parsed;
       annotateMessage(req, body);
-      let context: RequestContext;
+
+      // 3. identify
+      let caller: Caller;
       try {
-        context = await options.authenticate({
+        caller = await options.gatekeeper.identify({
           requestId: req.id,
           headers: req.headers,
           authorization: rawHeaderValues(req.raw.rawHeaders, 'authorization'),
-          clientIp: req.socket.remoteAddress ?? req.ip,
-          message: body,
+          socketAddress: req.socket.remoteAddress ?? req.ip,
           query: (req.query ?? {}) as Record<string, unknown>,
         });
       } catch (error) {
         return send(reply, errorResponse(readId(body), error));
       }
-      if (Array.isArray(body)) return handleBatch(req, reply, body, context, options);
-      const admitted = await admitMessage(context, body);
-      if (!admitted.ok) return send(reply, errorResponse(readId(body), admitted.error));
-      reply.headers(admitted.headers);
-      const outcome = await handleSingle(req, body, context, options);
-      if (outcome === undefined) return reply.code(202).send();
-      return send(reply, outcome);
+
+      // 4. per message
+      if (!Array.isArray(body)) {
+        const outcome = await handleMessage(req, body, caller, options);
+        if (outcome.headers) reply.headers(outcome.headers);
+        if (outcome.answer === undefined) return reply.code(202).send();
+        return send(reply, outcome.answer);
+      }
+      return sendBatch(reply, await handleBatch(req, body, caller, options));
     });
   });
 }
 
-async function handleSingle(
-  req: FastifyRequest,
-  body: unknown,
-  context: RequestContext,
-  options: McpEndpointOptions,
-): Promise<Dispatched | undefined> {
-  const shape = classify(body);
-  if (shape.kind === 'invalid')
-    return errorResponse(
-      shape.id,
-      new GatewayError('INVALID_REQUEST', `Invalid Request: ${shape.reason}`),
-    );
-  if (shape.kind !== 'request') return undefined; // notifications and responses: 202 Accepted
-  const { id, method, params } = shape;
-  const meta =
-    typeof params._meta === 'object' && params._meta !== null
-      ? (params._meta as Message)
-      : undefined;
-  const metaVersion = meta?.[META_PROTOCOL_VERSION];
-  const headerVersion = header(req, 'mcp-protocol-version');
-  const trace = {
-    traceparent: header(req, 'traceparent'),
-    tracestate: header(req, 'tracestate'),
-    log: req.log,
-    annotate: (fields: Readonly<Record<string, unknown>>) => addLogFields(req, fields),
-  };
+interface MessageOutcome {
+  /** The response to send; undefined for notifications and client responses (202, no body). */
+  readonly answer?: Dispatched | undefined;
+  /** Quota headers of an admitted message. */
+  readonly headers?: Headers | undefined;
+  /** Admission refused the message (a quota): not counted, not dispatched; the rendered refusal. */
+  readonly refusal?: Dispatched;
+}
 
-  const modern =
-    (typeof metaVersion === 'string' && !isLegacyVersion(metaVersion)) ||
-    (metaVersion !== undefined && typeof metaVersion !== 'string') ||
-    (headerVersion !== undefined && isModernVersion(headerVersion));
-  if (modern) {
-    try {
-      if (typeof metaVersion !== 'string')
-        throw new GatewayError(
-          'HEADER_MISMATCH',
-          `Header mismatch: MCP-Protocol-Version header is '${headerVersion ?? ''}' but _meta["${META_PROTOCOL_VERSION}"] is missing`,
-        );
-      checkModernHeaders(req.headers, metaVersion, method, params);
-      if (!isModernVersion(metaVersion))
-        throw new GatewayError('UNSUPPORTED_PROTOCOL_VERSION', 'Unsupported protocol version', {
-          supported: SUPPORTED_VERSIONS,
-          requested: metaVersion,
-        });
-      const caps = meta?.[META_CLIENT_CAPABILITIES];
-      if (typeof caps !== 'object' || caps === null || Array.isArray(caps))
-        throw new GatewayError(
-          'INVALID_REQUEST_META',
-          `Invalid params: _meta["${META_CLIENT_CAPABILITIES}"] is required`,
-        );
-    } catch (error) {
-      return errorResponse(id, error);
-    }
-    return options.dispatcher.dispatch({
-      era: 'modern',
-      version: metaVersion,
-      id,
-      method,
-      params,
-      context,
-      trace,
-    });
+/** One message: admitted on its own, then classified, its revision settled, and dispatched. */
+async function handleMessage(
+  req: FastifyRequest,
+  message: unknown,
+  caller: Caller,
+  options: McpEndpointOptions,
+  inBatch = false,
+): Promise<MessageOutcome> {
+  let headers: Headers;
+  try {
+    headers = await options.gatekeeper.admit(caller, calledTool(message));
+  } catch (error) {
+    const refusal = errorResponse(readId(message), error);
+    // Inside a batch a refused notification gets no answer (it never does), a refused request its own.
+    const answered = !inBatch || classify(message).kind === 'request';
+    return { refusal, answer: answered ? refusal : undefined };
   }
-
-  let version = headerVersion ?? DEFAULT_HEADERLESS_VERSION;
-  if (method !== 'initialize' && !isLegacyVersion(version))
-    return errorResponse(
-      id,
-      new GatewayError(
-        'UNSUPPORTED_PROTOCOL_VERSION',
-        `Bad Request: unsupported MCP-Protocol-Version '${version.slice(0, 40)}'`,
-        {
-          supported: SUPPORTED_VERSIONS,
-          requested: version,
-        },
-      ),
-    );
-  if (method === 'initialize') version = DEFAULT_HEADERLESS_VERSION;
-  return options.dispatcher.dispatch({
-    era: 'legacy',
-    version,
-    id,
-    method,
-    params,
-    context,
-    trace,
-  });
-}
-
-/** JSON-RPC batches exist only in 2025-03-26 (removed in 2025-06-18, and absent from 2026-07-28). */
-async function handleBatch(
-  req: FastifyRequest,
-  reply: FastifyReply,
-  batch: unknown[],
-  context: RequestContext,
-  options: McpEndpointOptions,
-): Promise<FastifyReply> {
-  const version = header(req, 'mcp-protocol-version') ?? DEFAULT_HEADERLESS_VERSION;
-  if (version !== '2025-03-26')
-    return send(
-      reply,
-      errorResponse(
-        null,
-        new GatewayError(
-          'BATCH_NOT_SUPPORTED',
-          `Invalid Request: JSON-RPC batches are not part of protocol version ${version.slice(0, 40)}`,
-        ),
-      ),
-    );
-  if (batch.length === 0 || batch.length > options.maxBatchSize)
-    return send(
-      reply,
-      errorResponse(
-        null,
-        new GatewayError(
-          'INVALID_REQUEST',
-          `Invalid Request: a batch must hold 1 to ${options.maxBatchSize} messages`,
-        ),
-      ),
-    );
-  const responses: JsonRpcResponse[] = [];
-  let status = 200;
-  let headers: Readonly<Record<string, string>> | undefined;
-  let refused: Dispatched | undefined;
-  let refusedCount = 0;
-  for (const item of batch) {
-    // Each message is admitted on its own: a batch of 50 costs 50 units of every quota that applies.
-    const admitted = await admitMessage(context, item);
-    if (!admitted.ok) {
-      refusedCount++;
-      refused = errorResponse(readId(item), admitted.error);
-      // A refused notification gets no answer (it never does); a refused request gets its own error.
-      if (classify(item).kind === 'request') responses.push(refused.response);
-      continue;
-    }
-    reply.headers(admitted.headers);
-    let outcome: Dispatched | undefined;
-    const shape = classify(item);
-    if (shape.kind === 'request' && shape.method === 'initialize')
-      outcome = errorResponse(
+  const shape = classify(message);
+  if (shape.kind === 'invalid')
+    return {
+      headers,
+      answer: errorResponse(
         shape.id,
+        new GatewayError('INVALID_REQUEST', `Invalid Request: ${shape.reason}`),
+      ),
+    };
+  if (shape.kind !== 'request') return { headers }; // notifications and responses: 202 Accepted
+  const { id, method, params } = shape;
+  if (inBatch && method === 'initialize')
+    return {
+      headers,
+      answer: errorResponse(
+        id,
         new GatewayError(
           'INVALID_REQUEST',
           'Invalid Request: initialize must not be part of a batch',
         ),
-      );
-    else outcome = await handleSingle(req, item, context, options);
-    if (!outcome) continue;
-    responses.push(outcome.response);
-    if (outcome.status === 401 || outcome.status === 403 || outcome.status === 429) {
-      status = outcome.status;
-      headers = outcome.headers;
+      ),
+    };
+  let revision;
+  try {
+    revision = revisionOf(req.headers, method, params);
+  } catch (error) {
+    return { headers, answer: errorResponse(id, error) };
+  }
+  const answer = await options.dispatcher.dispatch({
+    ...revision,
+    id,
+    method,
+    params,
+    caller,
+    trace: {
+      traceparent: header(req, 'traceparent'),
+      tracestate: header(req, 'tracestate'),
+      log: req.log,
+      annotate: (fields: Readonly<Record<string, unknown>>) => addLogFields(req, fields),
+    },
+  });
+  return { headers, answer };
+}
+
+interface BatchOutcome {
+  readonly responses: JsonRpcResponse[];
+  readonly status: number;
+  readonly headers: Headers;
+}
+
+/**
+ * A 2025-03-26 batch: each message admitted and answered on its own. 200 with the answers; a 401/403 of
+ * any answer (a user-scoped tool without a user) becomes the batch's status; 429 (or 503) only when
+ * admission refused every message.
+ */
+async function handleBatch(
+  req: FastifyRequest,
+  batch: readonly unknown[],
+  caller: Caller,
+  options: McpEndpointOptions,
+): Promise<BatchOutcome> {
+  const responses: JsonRpcResponse[] = [];
+  let status = 200;
+  let headers: Headers = {};
+  let refusedCount = 0;
+  let lastRefusal: Dispatched | undefined;
+  for (const message of batch) {
+    const outcome = await handleMessage(req, message, caller, options, true);
+    if (outcome.refusal) {
+      refusedCount++;
+      lastRefusal = outcome.refusal;
+      if (outcome.answer) responses.push(outcome.answer.response);
+      continue;
+    }
+    if (outcome.headers) headers = outcome.headers;
+    if (!outcome.answer) continue;
+    responses.push(outcome.answer.response);
+    if (outcome.answer.status === 401 || outcome.answer.status === 403) {
+      status = outcome.answer.status;
+      headers = { ...headers, ...outcome.answer.headers };
     }
   }
-  if (refused !== undefined && refusedCount === batch.length) {
-    // Every message was refused: the batch as a whole is refused (429 with Retry-After, or 503).
-    reply.headers(refused.headers ?? {});
-    const body = responses.length > 0 ? responses : [refused.response];
-    return reply.code(refused.status).type('application/json').send(stringifyWithRaw(body));
+  if (lastRefusal !== undefined && refusedCount === batch.length)
+    return {
+      responses: responses.length > 0 ? responses : [lastRefusal.response],
+      status: lastRefusal.status,
+      headers: lastRefusal.headers ?? {},
+    };
+  return { responses, status, headers };
+}
+
+function sendBatch(reply: FastifyReply, outcome: BatchOutcome): FastifyReply {
+  reply.headers(outcome.headers);
+  if (outcome.responses.length === 0) return reply.code(202).send();
+  return reply
+    .code(outcome.status)
+    .type('application/json')
+    .send(stringifyWithRaw(outcome.responses));
+}
+
+/** Origin (DNS-rebinding protection), Content-Type and Accept. */
+function transportRefusal(
+  req: FastifyRequest,
+  origins: ReadonlySet<string>,
+  allowLoopback: boolean,
+): GatewayError | undefined {
+  if (!originAllowed(header(req, 'origin'), origins, allowLoopback))
+    return new GatewayError('ORIGIN_NOT_ALLOWED', 'Forbidden: Origin not allowed');
+  const contentType = (header(req, 'content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+  if (contentType !== 'application/json')
+    return new GatewayError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Unsupported Media Type: Content-Type must be application/json',
+    );
+  if (!acceptsBoth(header(req, 'accept')))
+    return new GatewayError(
+      'NOT_ACCEPTABLE',
+      'Not Acceptable: Accept must list application/json and text/event-stream',
+    );
+  return undefined;
+}
+
+type Parsed =
+  | { readonly ok: true; readonly body: unknown }
+  | { readonly ok: false; readonly error: GatewayError };
+
+/** The body as JSON, nesting bounded; an array must be a batch this revision and size allow. */
+function parse(req: FastifyRequest, maxBatchSize: number): Parsed {
+  const text = (req.body as Buffer | undefined)?.toString('utf8') ?? '';
+  if (jsonNestingExceeds(text))
+    return {
+      ok: false,
+      error: new GatewayError(
+        'INVALID_REQUEST',
+        `Invalid Request: objects or arrays nested deeper than ${MAX_JSON_DEPTH} levels`,
+        { reason: 'JSON_TOO_DEEP', maxDepth: MAX_JSON_DEPTH },
+      ),
+    };
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return {
+      ok: false,
+      error: new GatewayError('PARSE_ERROR', 'Parse error: the body is not valid JSON'),
+    };
   }
-  if (responses.length === 0) return reply.code(202).send();
-  if (headers) reply.headers(headers);
-  return reply.code(status).type('application/json').send(stringifyWithRaw(responses));
+  if (!Array.isArray(body)) return { ok: true, body };
+  // JSON-RPC batches exist only in 2025-03-26 (removed in 2025-06-18, absent from 2026-07-28).
+  const version = header(req, 'mcp-protocol-version') ?? DEFAULT_HEADERLESS_VERSION;
+  if (version !== '2025-03-26')
+    return {
+      ok: false,
+      error: new GatewayError(
+        'BATCH_NOT_SUPPORTED',
+        `Invalid Request: JSON-RPC batches are not part of protocol version ${version.slice(0, 40)}`,
+      ),
+    };
+  if (body.length === 0 || body.length > maxBatchSize)
+    return {
+      ok: false,
+      error: new GatewayError(
+        'INVALID_REQUEST',
+        `Invalid Request: a batch must hold 1 to ${maxBatchSize} messages`,
+      ),
+    };
+  return { ok: true, body };
 }
 
-type Shape =
-  | { kind: 'request'; id: JsonRpcId; method: string; params: Message }
-  | { kind: 'notification' }
-  | { kind: 'response' }
-  | { kind: 'invalid'; id: JsonRpcId | null; reason: string };
-
-function classify(message: unknown): Shape {
-  if (typeof message !== 'object' || message === null || Array.isArray(message))
-    return { kind: 'invalid', id: null, reason: 'a message must be a JSON object' };
-  const m = message as Message;
-  const id = validId(m.id);
-  if (m.jsonrpc !== '2.0') return { kind: 'invalid', id, reason: 'jsonrpc must be "2.0"' };
-  if (m.method === undefined && ('result' in m || 'error' in m) && 'id' in m)
-    return { kind: 'response' };
-  if (typeof m.method !== 'string' || m.method === '')
-    return { kind: 'invalid', id, reason: 'method must be a non-empty string' };
-  if (
-    m.params !== undefined &&
-    (typeof m.params !== 'object' || m.params === null || Array.isArray(m.params))
-  )
-    return { kind: 'invalid', id, reason: 'params must be an object' };
-  if (!('id' in m)) return { kind: 'notification' };
-  if (id === null)
-    return { kind: 'invalid', id: null, reason: 'id must be a string or an integer' };
-  return { kind: 'request', id, method: m.method, params: (m.params as Message | undefined) ?? {} };
-}
-
-function validId(id: unknown): JsonRpcId | null {
-  if (typeof id === 'string') return id;
-  if (typeof id === 'number' && Number.isInteger(id)) return id;
-  return null;
+/** Body-parser and framework errors inside the endpoint, as JSON-RPC errors. */
+function transportErrorHandler(error: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  if (error.statusCode === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+    return send(
+      reply,
+      errorResponse(null, new GatewayError('PAYLOAD_TOO_LARGE', 'Request body too large')),
+    );
+  if (typeof error.statusCode === 'number' && error.statusCode < 500)
+    return send(reply, errorResponse(null, new GatewayError('INVALID_REQUEST', 'Invalid Request')));
+  req.log.error({ err: error }, 'mcp transport error');
+  return send(reply, errorResponse(null, error));
 }
 
 /** Names the JSON-RPC method (or the batch size) on the access line, before authentication can refuse it. */
@@ -364,12 +313,6 @@ function annotateMessage(req: FastifyRequest, body: unknown): void {
     const method = (body as Message).method;
     if (typeof method === 'string') addLogFields(req, { rpcMethod: method.slice(0, 64) });
   }
-}
-
-function readId(body: unknown): JsonRpcId | null {
-  return typeof body === 'object' && body !== null && !Array.isArray(body)
-    ? validId((body as Message).id)
-    : null;
 }
 
 function header(req: FastifyRequest, name: string): string | undefined {
@@ -393,27 +336,4 @@ function rawHeaderValues(raw: readonly string[], name: string): string[] {
   for (let i = 0; i + 1 < raw.length; i += 2)
     if (raw[i]?.toLowerCase() === name) values.push(raw[i + 1] ?? '');
   return values;
-}
-
-type Admitted =
-  | { readonly ok: true; readonly headers: Readonly<Record<string, string>> }
-  | { readonly ok: false; readonly error: unknown };
-
-/** One message against the caller's quotas (no `admit` in the context: nothing to count). */
-async function admitMessage(context: RequestContext, message: unknown): Promise<Admitted> {
-  if (context.admit === undefined) return { ok: true, headers: {} };
-  try {
-    return { ok: true, headers: await context.admit(calledTool(message)) };
-  } catch (error) {
-    return { ok: false, error };
-  }
-}
-
-/** The tool a tools/call message names, for the per-tool quota. */
-function calledTool(message: unknown): string | undefined {
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
-  const { method, params } = message as { method?: unknown; params?: unknown };
-  if (method !== 'tools/call' || typeof params !== 'object' || params === null) return undefined;
-  const name = (params as { name?: unknown }).name;
-  return typeof name === 'string' ? name : undefined;
 }

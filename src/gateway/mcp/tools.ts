@@ -11,13 +11,15 @@ import { nextTraceparent } from '../upstream/trace.js';
 import type { ArgumentValidator } from './arguments.js';
 import { hasStructuredContent } from './protocol.js';
 import { RawJson } from './raw-json.js';
-import { subscriptionAllows, type RequestContext, type ToolCallGuard } from './request-context.js';
+import { mayUseTool, type Caller } from '../caller.js';
+import type { Gatekeeper } from '../admission/gatekeeper.js';
 
 export interface ToolServiceOptions {
   readonly directory: ToolDirectory;
   readonly validator: ArgumentValidator;
   readonly clients: ReadonlyMap<string, BackendClient>;
-  readonly guard: ToolCallGuard;
+  /** Authorizes each call before its backend is reached (the tool's security class). */
+  readonly gatekeeper: Pick<Gatekeeper, 'authorize'>;
   readonly identity: IdentityForwarder;
   readonly pageSize: number;
   /** Backend base URLs/origins never shown to clients. */
@@ -38,7 +40,7 @@ export class ToolService {
   constructor(private readonly options: ToolServiceOptions) {}
 
   async list(
-    context: RequestContext,
+    caller: Caller,
     params: Record<string, unknown>,
     version: string,
   ): Promise<Record<string, unknown>> {
@@ -47,25 +49,25 @@ export class ToolService {
       throw new GatewayError('INVALID_CURSOR', 'Invalid params: cursor must be a string');
     await this.options.directory.refresh();
     const page = this.options.directory.page(cursor, this.options.pageSize, (n) =>
-      subscriptionAllows(context, n),
+      mayUseTool(caller, n),
     );
     const tools = new RawJson(`[${page.tools.map((t) => this.shape(t, version)).join(',')}]`);
     return page.nextCursor === undefined ? { tools } : { tools, nextCursor: page.nextCursor };
   }
 
   async call(
-    context: RequestContext,
+    caller: Caller,
     params: Record<string, unknown>,
     version: string,
     trace: CallTrace = {},
   ): Promise<CallToolResult> {
-    const result = await this.callTool(context, params, version, trace);
+    const result = await this.callTool(caller, params, version, trace);
     if (result.isError === true) trace.annotate?.({ toolError: true });
     return result;
   }
 
   private async callTool(
-    context: RequestContext,
+    caller: Caller,
     params: Record<string, unknown>,
     version: string,
     trace: CallTrace,
@@ -77,10 +79,10 @@ export class ToolService {
     if (typeof args !== 'object' || args === null || Array.isArray(args))
       throw new GatewayError('INVALID_PARAMS', 'Invalid params: "arguments" must be an object');
     await this.options.directory.refresh();
-    const tool = this.options.directory.find(name, (n) => subscriptionAllows(context, n));
+    const tool = this.options.directory.find(name, (n) => mayUseTool(caller, n));
     if (!tool) throw new GatewayError('UNKNOWN_TOOL', `Unknown tool: ${name}`);
     trace.annotate?.({ tool: tool.name, backend: tool.backend });
-    await this.options.guard(context, tool);
+    this.options.gatekeeper.authorize(caller, tool);
 
     const problems = this.options.validator.validate(tool, args);
     if (problems)
@@ -100,9 +102,9 @@ export class ToolService {
     const headers: Record<string, string> = {
       ...request.headers,
       ...client.injectHeaders,
-      ...(await this.options.identity(context, tool)),
+      ...(await this.options.identity(caller, tool)),
       accept: 'application/json, application/problem+json;q=0.9, */*;q=0.1',
-      'x-request-id': context.requestId,
+      'x-request-id': caller.requestId,
       traceparent: nextTraceparent(trace.traceparent),
     };
     if (trace.tracestate !== undefined && trace.tracestate.length <= 512)

@@ -1,4 +1,4 @@
-// Admission of MCP requests: subscription key, user JWT per mode, tool security class, quotas.
+// The configured gatekeeper: subscription key, user JWT per mode, quotas per message, tool security class.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
@@ -11,7 +11,10 @@ import { SubscriptionKeyAuthenticator } from '../../../src/gateway/auth/subscrip
 import { createJwtVerifier, type JwtVerifier } from '../../../src/gateway/auth/jwt/verify.js';
 import { createRateLimiter } from '../../../src/gateway/ratelimit/limiter.js';
 import { parseRateLimitConfig } from '../../../src/gateway/ratelimit/config.js';
-import { Admission, type Caller } from '../../../src/gateway/admission/admission.js';
+import { Admission } from '../../../src/gateway/admission/admission.js';
+import { mayUseTool, type Caller } from '../../../src/gateway/caller.js';
+import { GatewayError } from '../../../src/gateway/errors.js';
+import type { Tool } from '../../../src/gateway/catalogue/types.js';
 
 const ISSUER = 'https://idp.example.test';
 const AUDIENCE = 'http://127.0.0.1:8080/mcp';
@@ -87,42 +90,63 @@ describe('admission', () => {
   const call = (
     headers: Record<string, string>,
     socketAddress = '203.0.113.7',
-    query?: Record<string, string>,
+    query: Record<string, string> = {},
   ) => ({
+    requestId: 'r1',
     socketAddress,
     headers,
-    ...(query ? { query } : {}),
+    authorization: headers.authorization === undefined ? [] : [headers.authorization],
+    query,
   });
 
-  async function caller(admission: Admission, headers: Record<string, string>): Promise<Caller> {
-    const result = await admission.identify(call(headers));
-    assert.ok(result.ok, JSON.stringify(!result.ok && result.refusal));
-    return result.value;
+  /** The GatewayError a promise (or a call) fails with. */
+  async function refusal(attempt: Promise<unknown> | (() => unknown)): Promise<GatewayError> {
+    try {
+      await (typeof attempt === 'function' ? attempt() : attempt);
+    } catch (error) {
+      assert.ok(error instanceof GatewayError, String(error));
+      return error;
+    }
+    assert.fail('expected a refusal');
   }
 
+  const caller = (admission: Admission, headers: Record<string, string>): Promise<Caller> =>
+    admission.identify(call(headers));
+
+  const admitted = async (admission: Admission, c: Caller): Promise<boolean> => {
+    try {
+      await admission.admit(c, undefined);
+      return true;
+    } catch (error) {
+      if (error instanceof GatewayError) return false;
+      throw error;
+    }
+  };
+
+  const scope = (error: GatewayError) => (error.data as { scope: string }).scope;
+
   test('gateway spec §Authentication 1: a missing subscription key → 401 with a JSON-RPC error, no Bearer challenge', async () => {
-    const result = await build().identify(call({}));
-    assert.ok(!result.ok);
-    assert.equal(result.refusal.code, 'UNAUTHENTICATED');
-    assert.match(result.refusal.message, /Missing subscription key/);
-    assert.equal(
-      result.refusal.headers['WWW-Authenticate'],
-      'ApiKey header="Ocp-Apim-Subscription-Key"',
-    );
+    const error = await refusal(build().identify(call({})));
+    assert.equal(error.code, 'UNAUTHENTICATED');
+    assert.match(error.message, /Missing subscription key/);
+    assert.equal(error.headers?.['WWW-Authenticate'], 'ApiKey header="Ocp-Apim-Subscription-Key"');
   });
 
-  test('a suspended subscription → 403 (-32003)', async () => {
+  test('a suspended subscription → 403 (-31002)', async () => {
     const issued = await store.create({ application: 'paused', environment: 'development' });
     await store.setStatus(issued.subscription.id, 'suspended');
-    const result = await build().identify(call({ 'ocp-apim-subscription-key': issued.primaryKey }));
-    assert.ok(!result.ok);
-    assert.equal(result.refusal.code, 'FORBIDDEN');
+    const error = await refusal(
+      build().identify(call({ 'ocp-apim-subscription-key': issued.primaryKey })),
+    );
+    assert.equal(error.code, 'FORBIDDEN');
+    assert.equal(error.rpcCode, -31002);
   });
 
-  test('gateway spec §Authentication 5: no Authorization → anonymous with user id "anonymous"', async () => {
+  test('gateway spec §Authentication 5: no Authorization → an anonymous caller (no user)', async () => {
     const c = await caller(build(), { 'ocp-apim-subscription-key': key });
-    assert.deepEqual(c.identity, { kind: 'anonymous', userId: 'anonymous' });
+    assert.equal(c.user, null);
     assert.equal(c.clientIp, '203.0.113.7');
+    assert.equal(c.subscription.application, 'agent');
   });
 
   test('gateway spec §Authentication 4: a valid JWT identifies the user by its subject, with its claims', async () => {
@@ -130,100 +154,96 @@ describe('admission', () => {
       'ocp-apim-subscription-key': key,
       authorization: `Bearer ${await token({ email: 'a@x.test' })}`,
     });
-    assert.equal(c.identity.kind, 'user');
-    assert.equal(c.identity.userId, 'alice');
-    assert.equal(c.identity.kind === 'user' && c.identity.user.claims.email, 'a@x.test');
+    assert.equal(c.user?.subject, 'alice');
+    assert.equal(c.user?.claims.email, 'a@x.test');
   });
 
   test('gateway spec §Errors: a present but invalid JWT → 401 with error="invalid_token" and resource_metadata (RFC 9728 §5.1)', async () => {
     const forged = `${(await token()).slice(0, -4)}AAAA`;
-    const result = await build().identify(
-      call({ 'ocp-apim-subscription-key': key, authorization: `Bearer ${forged}` }),
-    );
-    assert.ok(!result.ok);
-    assert.equal(result.refusal.code, 'UNAUTHENTICATED');
-    assert.match(result.refusal.headers['WWW-Authenticate'] ?? '', /^Bearer error="invalid_token"/);
-    assert.ok(
-      (result.refusal.headers['WWW-Authenticate'] ?? '').includes(
-        `resource_metadata="${METADATA}"`,
+    const error = await refusal(
+      build().identify(
+        call({ 'ocp-apim-subscription-key': key, authorization: `Bearer ${forged}` }),
       ),
     );
+    assert.equal(error.code, 'UNAUTHENTICATED');
+    const challenge = error.headers?.['WWW-Authenticate'] ?? '';
+    assert.match(challenge, /^Bearer error="invalid_token"/);
+    assert.ok(challenge.includes(`resource_metadata="${METADATA}"`));
   });
 
   test('gateway spec §Authentication 8: mode required refuses a call without a token; mode anonymous ignores the header', async () => {
-    const required = await build({ mode: 'required' }).identify(
-      call({ 'ocp-apim-subscription-key': key }),
+    const error = await refusal(
+      build({ mode: 'required' }).identify(call({ 'ocp-apim-subscription-key': key })),
     );
-    assert.ok(!required.ok);
-    assert.equal(required.refusal.code, 'UNAUTHENTICATED');
+    assert.equal(error.code, 'UNAUTHENTICATED');
     const anon = await caller(build({ mode: 'anonymous' }), {
       'ocp-apim-subscription-key': key,
       authorization: 'Bearer garbage',
     });
-    assert.equal(anon.identity.kind, 'anonymous');
+    assert.equal(anon.user, null);
   });
 
   test('gateway spec §Authentication 6: a user-scoped tool without a user → 401 Bearer challenge without error attribute', async () => {
     const admission = build();
+    const userScoped = { name: 'getPayment', securityClass: 'user-scoped' } as Tool;
+    const publicTool = { name: 'fetchBankDetails', securityClass: 'public' } as Tool;
     const anon = await caller(admission, { 'ocp-apim-subscription-key': key });
-    const refusal = admission.requireUser(anon.identity.kind, 'getPayment');
-    assert.equal(refusal?.code, 'UNAUTHENTICATED');
-    assert.equal(refusal?.headers['WWW-Authenticate'], `Bearer resource_metadata="${METADATA}"`);
+    const error = await refusal(() => admission.authorize(anon, userScoped));
+    assert.equal(error.code, 'UNAUTHENTICATED');
+    assert.equal(error.headers?.['WWW-Authenticate'], `Bearer resource_metadata="${METADATA}"`);
+    assert.deepEqual(error.data, { reason: 'TOKEN_MISSING', tool: 'getPayment' });
+    admission.authorize(anon, publicTool);
     const user = await caller(admission, {
       'ocp-apim-subscription-key': key,
       authorization: `Bearer ${await token()}`,
     });
-    assert.equal(admission.requireUser(user.identity.kind, 'getPayment'), null);
+    admission.authorize(user, userScoped);
   });
 
   test('a subscription may use only its listed tools', async () => {
-    const admission = build();
-    const c = await caller(admission, { 'ocp-apim-subscription-key': key });
-    assert.equal(admission.mayUse(c, 'getPayment'), true);
-    assert.equal(admission.mayUse(c, 'cancelPayment'), false);
+    const c = await caller(build(), { 'ocp-apim-subscription-key': key });
+    assert.equal(mayUseTool(c, 'getPayment'), true);
+    assert.equal(mayUseTool(c, 'cancelPayment'), false);
   });
 
   test('a subscription may list products: "product:NAME" grants every tool of that product', async () => {
-    const admission = build();
     const issued = await store.create({
       application: 'product-user',
       environment: 'development',
       tools: ['product:readonly', 'fetchPaymentFees', 'product:unknown'],
     });
-    const c = await caller(admission, { 'ocp-apim-subscription-key': issued.primaryKey });
-    assert.deepEqual([...(admission.allowedTools(c) as Set<string>)].sort(), [
+    const c = await caller(build(), { 'ocp-apim-subscription-key': issued.primaryKey });
+    assert.deepEqual([...(c.subscription.tools as Set<string>)].sort(), [
       'fetchPaymentFees',
       'getPayment',
       'listPayments',
     ]);
-    assert.equal(admission.mayUse(c, 'listPayments'), true);
-    assert.equal(admission.mayUse(c, 'cancelPayment'), false);
+    assert.equal(mayUseTool(c, 'listPayments'), true);
+    assert.equal(mayUseTool(c, 'cancelPayment'), false);
   });
 
   test('the subscription-key query parameter counts only when enabled', async () => {
-    const off = await build().identify(call({}, '203.0.113.8', { 'subscription-key': key }));
-    assert.equal(off.ok, false);
+    await refusal(build().identify(call({}, '203.0.113.8', { 'subscription-key': key })));
     const on = await build({ allowQueryKey: true }).identify(
       call({}, '203.0.113.8', { 'subscription-key': key }),
     );
-    assert.equal(on.ok, true);
+    assert.equal(on.subscription.application, 'agent');
   });
 
   test('gateway spec §Limits: anonymous callers get 50 per 60 s per IP; the 51st is 429 with Retry-After and scope ip', async () => {
     const admission = build();
     const c = await caller(admission, { 'ocp-apim-subscription-key': key });
     for (let i = 0; i < 50; i++)
-      assert.equal((await admission.limit(c)).ok, true, `request ${i + 1}`);
-    const over = await admission.limit(c);
-    assert.ok(!over.ok);
-    assert.equal(over.refusal.code, 'RATE_LIMITED');
-    assert.equal((over.refusal.data as { scope: string }).scope, 'ip');
-    assert.ok(Number(over.refusal.headers['Retry-After']) >= 1);
+      assert.equal(await admitted(admission, c), true, `request ${i + 1}`);
+    const over = await refusal(admission.admit(c, undefined));
+    assert.equal(over.code, 'RATE_LIMITED');
+    assert.equal(scope(over), 'ip');
+    assert.ok(Number(over.headers?.['Retry-After']) >= 1);
     // Another address is unaffected.
     const other = await admission.identify(
       call({ 'ocp-apim-subscription-key': key }, '203.0.113.99'),
     );
-    assert.ok(other.ok && (await admission.limit(other.value)).ok);
+    assert.equal(await admitted(admission, other), true);
   });
 
   test('gateway spec §Limits: authenticated callers are counted per user, not per IP', async () => {
@@ -235,16 +255,11 @@ describe('admission', () => {
       authorization: `Bearer ${await token({}, 'bob')}`,
     };
     const fromA = await caller(admission, headers);
-    const fromB = (await admission.identify(call(headers, '198.51.100.2'))) as {
-      ok: true;
-      value: Caller;
-    };
-    assert.ok((await admission.limit(fromA)).ok);
-    assert.ok((await admission.limit(fromB.value)).ok);
-    assert.ok((await admission.limit(fromA)).ok);
-    const over = await admission.limit(fromB.value);
-    assert.ok(!over.ok);
-    assert.equal((over.refusal.data as { scope: string }).scope, 'user');
+    const fromB = await admission.identify(call(headers, '198.51.100.2'));
+    assert.ok(await admitted(admission, fromA));
+    assert.ok(await admitted(admission, fromB));
+    assert.ok(await admitted(admission, fromA));
+    assert.equal(scope(await refusal(admission.admit(fromB, undefined))), 'user');
   });
 
   test("a subscription's own per-minute limit applies across its callers", async () => {
@@ -255,12 +270,9 @@ describe('admission', () => {
     });
     const admission = build();
     const c = await caller(admission, { 'ocp-apim-subscription-key': issued.primaryKey });
-    assert.ok((await admission.limit(c)).ok);
-    const second = await admission.limit(c);
-    assert.ok(second.ok);
-    assert.match(second.value['RateLimit-Policy'] ?? '', /"subscription";q=2;w=60/);
-    const third = await admission.limit(c);
-    assert.ok(!third.ok);
-    assert.equal((third.refusal.data as { scope: string }).scope, 'subscription');
+    await admission.admit(c, undefined);
+    const second = await admission.admit(c, undefined);
+    assert.match(second['RateLimit-Policy'] ?? '', /"subscription";q=2;w=60/);
+    assert.equal(scope(await refusal(admission.admit(c, undefined))), 'subscription');
   });
 });

@@ -8,6 +8,7 @@ import {
   type IdentityForwardingConfig,
 } from '../../../src/gateway/forwarding/config.js';
 import { identityHeaders, isIdentityHeader } from '../../../src/gateway/forwarding/identity.js';
+import type { Caller } from '../../../src/gateway/caller.js';
 
 const aliceClaims = {
   sub: 'alice',
@@ -15,8 +16,23 @@ const aliceClaims = {
   tier: 3,
   evil: 'line\r\nInjected: 1',
 };
-const alice = { userId: 'alice', claims: aliceClaims };
-const anonymous = { userId: 'anonymous', claims: null };
+/** A caller of application `application`, as the gatekeeper describes it. */
+function caller(user: Caller['user'], application: string, authorization?: string): Caller {
+  return {
+    requestId: 'r1',
+    clientIp: '203.0.113.7',
+    subscription: {
+      id: 'sub_1',
+      application,
+      environment: 'development',
+      tools: 'all',
+      rateLimitPerMinute: null,
+    },
+    user,
+    ...(authorization === undefined ? {} : { authorization }),
+  };
+}
+const alice = { subject: 'alice', claims: aliceClaims };
 
 function config(partial: Partial<IdentityForwardingConfig>): IdentityForwardingConfig {
   return Value.Default(IdentityForwardingSchema, { ...partial }) as IdentityForwardingConfig;
@@ -28,16 +44,13 @@ const base = {
 };
 
 test('headers mode (default): user id, application, mapped claims and the shared gateway key', async () => {
-  const headers = await identityHeaders(
-    { ...alice, application: 'demo-agent', authorization: 'Bearer t' },
-    {
-      ...base,
-      config: config({
-        sharedSecret: 'shared-secret-0123456789',
-        claims: { email: 'X-User-Email', tier: 'X-User-Tier', evil: 'X-User-Evil' },
-      }),
-    },
-  );
+  const headers = await identityHeaders(caller(alice, 'demo-agent', 'Bearer t'), {
+    ...base,
+    config: config({
+      sharedSecret: 'shared-secret-0123456789',
+      claims: { email: 'X-User-Email', tier: 'X-User-Tier', evil: 'X-User-Evil' },
+    }),
+  });
   assert.deepEqual(headers, {
     'X-User-Id': 'alice',
     'X-Toolgate-Application': 'demo-agent',
@@ -49,19 +62,20 @@ test('headers mode (default): user id, application, mapped claims and the shared
 });
 
 test('headers mode: anonymous callers are forwarded as "anonymous" without claims', async () => {
-  const headers = await identityHeaders(
-    { ...anonymous, application: 'a' },
-    { ...base, config: config({ claims: { email: 'X-User-Email' } }) },
-  );
+  const headers = await identityHeaders(caller(null, 'a'), {
+    ...base,
+    config: config({ claims: { email: 'X-User-Email' } }),
+  });
   assert.deepEqual(headers, { 'X-User-Id': 'anonymous', 'X-Toolgate-Application': 'a' });
 });
 
 test('assertion mode: a short-lived gateway-signed JWT the backend verifies with the gateway keys', async () => {
   const signer = await createAssertionSigner();
-  const headers = await identityHeaders(
-    { ...alice, application: 'demo-agent' },
-    { ...base, signer, config: config({ mode: 'assertion', claims: { email: 'X-User-Email' } }) },
-  );
+  const headers = await identityHeaders(caller(alice, 'demo-agent'), {
+    ...base,
+    signer,
+    config: config({ mode: 'assertion', claims: { email: 'X-User-Email' } }),
+  });
   const token = headers['X-Toolgate-Identity'];
   assert.ok(token);
   const verified = await createAssertionVerifier({
@@ -84,15 +98,15 @@ test('assertion mode: a short-lived gateway-signed JWT the backend verifies with
 });
 
 test('passthrough mode forwards the original Authorization only for verified users', async () => {
-  const user = await identityHeaders(
-    { ...alice, application: 'a', authorization: 'Bearer abc.def.ghi' },
-    { ...base, config: config({ mode: 'passthrough' }) },
-  );
+  const user = await identityHeaders(caller(alice, 'a', 'Bearer abc.def.ghi'), {
+    ...base,
+    config: config({ mode: 'passthrough' }),
+  });
   assert.equal(user.Authorization, 'Bearer abc.def.ghi');
-  const anon = await identityHeaders(
-    { ...anonymous, application: 'a', authorization: 'Bearer junk' },
-    { ...base, config: config({ mode: 'passthrough' }) },
-  );
+  const anon = await identityHeaders(caller(null, 'a', 'Bearer junk'), {
+    ...base,
+    config: config({ mode: 'passthrough' }),
+  });
   assert.equal(anon.Authorization, undefined);
 });
 

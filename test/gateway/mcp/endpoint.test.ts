@@ -355,14 +355,10 @@ describe('tools', () => {
     assert.equal(r.body.result?.isError, undefined, text(r));
     const seen = backend.requests.at(-1);
     assert.ok(seen);
-    for (const h of [
-      'authorization',
-      'x-user-id',
-      'x-toolgate-subject',
-      'ocp-apim-subscription-key',
-      'cookie',
-    ])
+    for (const h of ['authorization', 'x-toolgate-subject', 'ocp-apim-subscription-key', 'cookie'])
       assert.equal(seen.headers[h], undefined, h);
+    // The identity the backend gets is the gateway's (headers mode: this caller is anonymous).
+    assert.equal(seen.headers['x-user-id'], 'anonymous');
     assert.equal(seen.headers['x-request-id'], 'req-abc-123');
     assert.match(
       String(seen.headers.traceparent),

@@ -9,6 +9,7 @@ import { startFixtureBackend, type FixtureBackend } from '../support/fixture-bac
 import {
   MCP_HEADERS,
   fixtureBackendConfig,
+  OPEN_GATEKEEPER,
   startTestGateway,
   type TestGateway,
 } from '../support/gateway.js';
@@ -25,8 +26,8 @@ before(async () => {
     backends: [fixtureBackendConfig(backend.baseUrl)],
     mcp: { approvalRefreshMs: 0 },
   };
-  a = await startTestGateway(settings, undefined, { db });
-  b = await startTestGateway(settings, undefined, { db });
+  a = await startTestGateway(settings, OPEN_GATEKEEPER, { db });
+  b = await startTestGateway(settings, OPEN_GATEKEEPER, { db });
 });
 after(async () => {
   await a.close();

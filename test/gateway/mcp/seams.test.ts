@@ -1,12 +1,15 @@
-// The pipeline seams other work plugs into: authenticate (RequestContext), the tool-call guard, the
-// subscription's allowed tools and identity forwarding.
+// The gatekeeper seam of the request path (src/gateway/admission/gatekeeper.ts): identify once per HTTP
+// request, admit once per JSON-RPC message, authorize each tool call; the Caller it builds decides the
+// visible tools and the identity the backend receives.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GatewayError } from '../../../src/gateway/errors.js';
-import type { RequestContext } from '../../../src/gateway/mcp/request-context.js';
+import type { Gatekeeper, InboundRequest } from '../../../src/gateway/admission/gatekeeper.js';
+import type { Caller } from '../../../src/gateway/caller.js';
 import { startFixtureBackend, type FixtureBackend } from '../support/fixture-backend.js';
 import {
   MCP_HEADERS,
+  OPEN_GATEKEEPER,
   fixtureBackendConfig,
   startTestGateway,
   type TestGateway,
@@ -14,38 +17,50 @@ import {
 
 let backend: FixtureBackend;
 let gw: TestGateway;
-const seen: RequestContext[] = [];
+const identified: InboundRequest[] = [];
+const admitted: (string | undefined)[] = [];
+
+const gatekeeper: Gatekeeper = {
+  async identify(request) {
+    identified.push(request);
+    const token = request.headers.authorization;
+    if (token === 'Bearer bad')
+      throw new GatewayError('UNAUTHENTICATED', 'Invalid token', undefined, {
+        'WWW-Authenticate': 'Bearer error="invalid_token"',
+      });
+    const caller: Caller = {
+      requestId: request.requestId,
+      clientIp: request.socketAddress,
+      subscription: {
+        id: 'sub-1',
+        application: 'demo',
+        environment: 'development',
+        tools: new Set(['getMyAccountBalance', 'getPayment']),
+        rateLimitPerMinute: null,
+      },
+      user:
+        token === 'Bearer alice' ? { subject: 'alice', claims: { email: 'a@example.com' } } : null,
+    };
+    return caller;
+  },
+  async admit(_caller, tool) {
+    admitted.push(tool);
+    return { 'X-Admitted': String(admitted.length) };
+  },
+  authorize: OPEN_GATEKEEPER.authorize,
+};
 
 before(async () => {
   backend = await startFixtureBackend();
   gw = await startTestGateway(
-    { backends: [fixtureBackendConfig(backend.baseUrl)] },
     {
-      authenticate: async (request) => {
-        const token = request.headers.authorization;
-        if (token === 'Bearer bad')
-          throw new GatewayError('UNAUTHENTICATED', 'Invalid token', undefined, {
-            'WWW-Authenticate': 'Bearer error="invalid_token"',
-          });
-        const context: RequestContext = {
-          requestId: request.requestId,
-          clientIp: request.clientIp,
-          principal:
-            token === 'Bearer alice'
-              ? { kind: 'user', subject: 'alice', claims: { email: 'a@example.com' } }
-              : { kind: 'anonymous' },
-          subscription: {
-            id: 'sub-1',
-            application: 'demo',
-            allowedTools: new Set(['getMyAccountBalance', 'getPayment']),
-          },
-        };
-        seen.push(context);
-        return context;
-      },
-      identity: (context): Record<string, string> =>
-        context.principal.kind === 'user' ? { 'X-User-Id': context.principal.subject } : {},
+      backends: [
+        fixtureBackendConfig(backend.baseUrl, {
+          identity: { mode: 'headers', sharedSecret: 'seam-secret-0123456789' },
+        }),
+      ],
     },
+    gatekeeper,
   );
 });
 after(async () => {
@@ -71,15 +86,25 @@ const post = async (payload: unknown, headers: Record<string, string> = {}) => {
   };
 };
 
-test('authenticate runs once per HTTP request and gets request id, headers and client address', async () => {
-  const before = seen.length;
-  await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, { 'x-request-id': 'rid-42' });
-  assert.equal(seen.length, before + 1);
-  assert.equal(seen.at(-1)?.requestId, 'rid-42');
-  assert.equal(seen.at(-1)?.clientIp, '127.0.0.1');
+test('identify runs once per HTTP request with request id, headers and socket address; admit once per message', async () => {
+  const before = identified.length;
+  const admittedBefore = admitted.length;
+  const r = await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, { 'x-request-id': 'rid-42' });
+  assert.equal(identified.length, before + 1);
+  assert.equal(identified.at(-1)?.requestId, 'rid-42');
+  assert.equal(identified.at(-1)?.socketAddress, '127.0.0.1');
+  assert.equal(admitted.length, admittedBefore + 1);
+  assert.equal(r.headers['x-admitted'], String(admitted.length), 'the admission headers are sent');
+  await post({
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'tools/call',
+    params: { name: 'getPayment', arguments: { id: 'x' } },
+  });
+  assert.equal(admitted.at(-1), 'getPayment', 'a tools/call is admitted with its tool');
 });
 
-test('an authenticator refusal → its HTTP status, a JSON-RPC error with the request id, and its headers', async () => {
+test('an identify refusal → its HTTP status, a JSON-RPC error with the request id, and its headers', async () => {
   const r = await post(
     { jsonrpc: '2.0', id: 5, method: 'tools/list' },
     { authorization: 'Bearer bad' },
@@ -105,7 +130,7 @@ test('a subscription’s allowed tools filter tools/list and tools/call', async 
   assert.equal(hidden.body.error?.code, -32602);
 });
 
-test('with a user principal, a user-scoped tool is called and the identity hook’s headers reach the backend', async () => {
+test('with a user, a user-scoped tool is called and the backend gets that identity, not the client’s headers', async () => {
   const r = await post(
     {
       jsonrpc: '2.0',
@@ -118,6 +143,7 @@ test('with a user principal, a user-scoped tool is called and the identity hook�
   assert.equal(r.status, 200);
   assert.deepEqual(r.body.result?.structuredContent, { balance: '100.00' });
   const upstream = backend.requests.at(-1);
-  assert.equal(upstream?.headers['x-user-id'], 'alice', 'from the hook, not from the client');
+  assert.equal(upstream?.headers['x-user-id'], 'alice', 'from the caller, not from the client');
+  assert.equal(upstream?.headers['x-toolgate-application'], 'demo');
   assert.equal(upstream?.headers.authorization, undefined);
 });

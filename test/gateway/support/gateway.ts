@@ -3,12 +3,20 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { loadConfig } from '../../../src/config/load.js';
-import { buildGatewayApp, type GatewayHooks } from '../../../src/gateway/app.js';
+import { createGateway } from '../../../src/gateway/create-gateway.js';
+import type { Gatekeeper } from '../../../src/gateway/admission/gatekeeper.js';
+import type { Caller } from '../../../src/gateway/caller.js';
 import type { Catalogue } from '../../../src/gateway/catalogue/types.js';
 import { openSqlite } from '../../../src/shared/db/sqlite.js';
 import type { Database } from '../../../src/shared/db/types.js';
 import { BANK_KEY, FIXTURE_DOCUMENT } from './fixture-backend.js';
-import { migrateGatewayDatabase } from '../../../src/gateway/storage/database.js';
+import { GatewayError } from '../../../src/gateway/errors.js';
+import {
+  migrateGatewayDatabase,
+  openGatewayDatabase,
+} from '../../../src/gateway/storage/database.js';
+import { SubscriptionStore } from '../../../src/gateway/auth/subscriptions/store.js';
+import type { FrozenConfig } from '../../../src/config/schema.js';
 
 export interface TestGateway {
   readonly app: FastifyInstance;
@@ -36,9 +44,39 @@ export interface TestGatewayOptions {
   readonly db?: Database;
 }
 
+/**
+ * A gatekeeper that lets every request in as an anonymous caller of a subscription that may use every tool,
+ * with no quotas: for tests of the transport, the protocol and the upstream path. The configured
+ * gatekeeper (keys, tokens, quotas) is tested in pipeline.test.ts and admission/.
+ */
+export const OPEN_GATEKEEPER: Gatekeeper = {
+  identify: async (request): Promise<Caller> => ({
+    requestId: request.requestId,
+    clientIp: request.socketAddress,
+    subscription: {
+      id: 'sub_test',
+      application: 'test-agent',
+      environment: 'development',
+      tools: 'all',
+      rateLimitPerMinute: null,
+    },
+    user: null,
+  }),
+  admit: async () => ({}),
+  authorize: (caller, tool) => {
+    if (tool.securityClass === 'user-scoped' && caller.user === null)
+      throw new GatewayError(
+        'UNAUTHENTICATED',
+        `Tool ${tool.name} acts on behalf of a user`,
+        { reason: 'TOKEN_MISSING' },
+        { 'WWW-Authenticate': 'Bearer' },
+      );
+  },
+};
+
 export async function startTestGateway(
   gateway: Record<string, unknown>,
-  hooks?: GatewayHooks,
+  gatekeeper: Gatekeeper = OPEN_GATEKEEPER,
   options: TestGatewayOptions = {},
 ): Promise<TestGateway> {
   const level = options.logLevel ?? 'info';
@@ -52,11 +90,11 @@ export async function startTestGateway(
       done();
     },
   });
-  const app = await buildGatewayApp({
+  const app = await createGateway({
     config,
     logger: pino({ level }, stream),
-    db,
-    hooks,
+    stores: { db },
+    gatekeeper,
     catalogue: options.catalogue,
   });
   return {
@@ -74,3 +112,20 @@ export const MCP_HEADERS = {
   'content-type': 'application/json',
   accept: 'application/json, text/event-stream',
 };
+
+/**
+ * Creates a subscription in the configured gateway database, as `toolgate keys create` does, and returns
+ * its primary key: for tests of the listening service, which always runs the configured gatekeeper.
+ */
+export async function issueSubscriptionKey(config: FrozenConfig): Promise<string> {
+  const db = await openGatewayDatabase(config.gateway.database, config.dataDir);
+  try {
+    const issued = await new SubscriptionStore(db).create({
+      application: 'test-agent',
+      environment: config.environment,
+    });
+    return issued.primaryKey;
+  } finally {
+    await db.close();
+  }
+}

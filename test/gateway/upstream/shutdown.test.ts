@@ -13,7 +13,7 @@ import { createLogger } from '../../../src/shared/log/logger.js';
 import type { Service } from '../../../src/shared/service.js';
 import { LogCapture } from '../../helpers/capture.js';
 import { startFixtureBackend, type FixtureBackend } from '../support/fixture-backend.js';
-import { MCP_HEADERS, fixtureBackendConfig } from '../support/gateway.js';
+import { MCP_HEADERS, fixtureBackendConfig, issueSubscriptionKey } from '../support/gateway.js';
 
 const UPSTREAM_TIMEOUT_MS = 60000;
 const GRACE_MS = 300;
@@ -24,6 +24,7 @@ let dir: string;
 let backend: FixtureBackend;
 let service: Service;
 let base: string;
+let key: string;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'toolgate-shutdown-'));
@@ -49,7 +50,8 @@ before(async () => {
     },
   });
   const { logger } = createLogger({ level: 'silent', destination: new LogCapture() });
-  service = await openGatewayService(config, logger, {}); // no hooks: every caller anonymous
+  key = await issueSubscriptionKey(config);
+  service = await openGatewayService(config, logger);
   base = await service.listen();
 });
 
@@ -73,7 +75,11 @@ function callSlowTool(): Promise<{ status: number; body: string } | Error> {
       {
         method: 'POST',
         agent: false,
-        headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-11-25' },
+        headers: {
+          ...MCP_HEADERS,
+          'mcp-protocol-version': '2025-11-25',
+          'ocp-apim-subscription-key': key,
+        },
       },
       (res) => {
         let body = '';

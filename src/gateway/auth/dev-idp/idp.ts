@@ -1,7 +1,6 @@
 // Development identity provider for `npm start` and `toolgate token`: an ES256 signing key persisted
 // in <dataDir>/dev-idp-signing-key.json (created with mode 0600 on first start, reused afterwards),
 // an OIDC discovery document, the public JWKS, and token minting. Never meant for production.
-import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   SignJWT,
@@ -13,6 +12,7 @@ import {
   type JWK,
 } from 'jose';
 import { AuthError } from '../jwt/errors.js';
+import { readOrCreateJwkFile } from '../key-file.js';
 
 export const DEV_IDP_KEY_FILE = 'dev-idp-signing-key.json';
 const ALG = 'ES256';
@@ -46,33 +46,14 @@ export interface DevIdp {
   mintToken(input: MintTokenInput): Promise<string>;
 }
 
-async function readOrCreateKey(file: string): Promise<{ jwk: JWK; created: boolean }> {
-  try {
-    const info = await stat(file);
-    if ((info.mode & 0o077) !== 0) await chmod(file, 0o600);
-    return { jwk: JSON.parse(await readFile(file, 'utf8')) as JWK, created: false };
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  const { privateKey } = await generateKeyPair(ALG, { extractable: true });
-  const jwk = await exportJWK(privateKey);
-  try {
-    // 'wx' fails if another process created the file meanwhile; then use theirs.
-    await writeFile(file, `${JSON.stringify(jwk)}\n`, { mode: 0o600, flag: 'wx' });
-    return { jwk, created: true };
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    return { jwk: JSON.parse(await readFile(file, 'utf8')) as JWK, created: false };
-  }
-}
-
 export async function createDevIdp(options: {
   dataDir: string;
   clock?: () => number;
 }): Promise<DevIdp> {
-  await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
   const keyFile = join(options.dataDir, DEV_IDP_KEY_FILE);
-  const { jwk, created } = await readOrCreateKey(keyFile);
+  const { jwk, created } = await readOrCreateJwkFile(keyFile, async () =>
+    exportJWK((await generateKeyPair(ALG, { extractable: true })).privateKey),
+  );
   if (jwk.kty !== 'EC' || jwk.crv !== 'P-256' || typeof jwk.d !== 'string')
     throw new AuthError('CONFIG_INVALID', `${keyFile} does not hold an EC P-256 private JWK`);
   const publicJwk: JWK = { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y };

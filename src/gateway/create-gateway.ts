@@ -1,0 +1,242 @@
+// Builds the whole gateway from configuration and its open stores, without listening: the listening
+// service (service.ts), the command line and the tests all build it here. What it builds, in the order of
+// the request path (docs/architecture.md): the HTTP app → the MCP endpoint → the gatekeeper (subscription
+// keys, user tokens, quotas, security classes) → the dispatcher → the tool catalogue → the backend clients
+// with identity forwarding; beside them the routes that go with them (RFC 9728 protected-resource metadata,
+// the gateway's JWKS, the development identity provider, /metrics). Closing the app closes everything built
+// here; the stores belong to whoever opened them.
+import type { FastifyInstance } from 'fastify';
+import type { FrozenConfig } from '../config/schema.js';
+import type { Logger } from '../shared/log/logger.js';
+import type { Database } from '../shared/db/types.js';
+import type { Redis } from '../shared/redis.js';
+import { createHttpApp, type ReadinessCheck } from '../shared/http/create-app.js';
+import { Admission } from './admission/admission.js';
+import type { Gatekeeper } from './admission/gatekeeper.js';
+import { loadAssertionSigner } from './auth/assertion/gateway-signer.js';
+import { createDevIdp } from './auth/dev-idp/idp.js';
+import { devIdpRoutes } from './auth/dev-idp/routes.js';
+import { createJwtVerifier, type JwtVerifier } from './auth/jwt/verify.js';
+import {
+  buildProtectedResourceMetadata,
+  protectedResourceMetadataUrls,
+} from './auth/jwt/protected-resource.js';
+import { DEV_IDP_PATH, resolveIdentitySettings, type IdentitySettings } from './auth/settings.js';
+import { SubscriptionKeyAuthenticator } from './auth/subscriptions/authenticate.js';
+import { SubscriptionStore } from './auth/subscriptions/store.js';
+import { ToolDirectory, configApprovals } from './catalogue/directory.js';
+import { loadCatalogue } from './catalogue/load.js';
+import type { Catalogue } from './catalogue/types.js';
+import { identityHeaders } from './forwarding/identity.js';
+import { createGatewayMetrics, type GatewayMetrics } from './metrics.js';
+import { ArgumentValidator } from './mcp/arguments.js';
+import { Dispatcher } from './mcp/dispatch.js';
+import { registerMcpEndpoint } from './mcp/endpoint.js';
+import { mcpRefusalRenderer } from './mcp/refusal-format.js';
+import { ToolService } from './mcp/tools.js';
+import { parseRateLimitConfig } from './ratelimit/config.js';
+import { createRateLimiter, type RateLimiter } from './ratelimit/limiter.js';
+import { ApprovalRepository } from './storage/approvals.js';
+import { BackendClient } from './upstream/backend-client.js';
+import type { IdentityForwarder } from './upstream/identity.js';
+
+export const GATEWAY_JWKS_PATH = '/.well-known/jwks.json';
+
+export interface GatewayStores {
+  readonly db: Database;
+  /** The shared Redis (readiness; the rate limiter keeps its own connection to the same server). */
+  readonly redis?: Redis | undefined;
+}
+
+export interface CreateGatewayOptions {
+  readonly config: FrozenConfig;
+  readonly logger: Logger;
+  readonly stores: GatewayStores;
+  /** A prebuilt catalogue (tests, benchmarks); otherwise loaded from `gateway.backends`. */
+  readonly catalogue?: Catalogue | undefined;
+  /** Replaces the configured gatekeeper (tests of the transport and dispatch without keys). */
+  readonly gatekeeper?: Gatekeeper | undefined;
+}
+
+export async function createGateway(options: CreateGatewayOptions): Promise<FastifyInstance> {
+  const { config, logger, stores } = options;
+  const gateway = config.gateway;
+  const settings = resolveIdentitySettings(config);
+  const closers: (() => unknown)[] = [];
+  const closeAll = async () => {
+    for (const close of closers.reverse()) await close();
+  };
+  try {
+    const metrics = gateway.metrics.enabled
+      ? createGatewayMetrics(gateway.metrics.path, gateway.mcp.path)
+      : undefined;
+    if (metrics) closers.push(() => metrics.close());
+    const gatekeeper =
+      options.gatekeeper ??
+      (await configuredGatekeeper(config, logger, stores.db, settings, metrics, closers));
+
+    const readiness: ReadinessCheck[] = [{ name: 'database', check: () => stores.db.ping() }];
+    const redis = stores.redis;
+    if (redis) readiness.push({ name: 'redis', check: async () => void (await redis.ping()) });
+    const app = createHttpApp({
+      logger,
+      bodyLimitBytes: gateway.bodyLimitBytes,
+      requestTimeoutMs: gateway.requestTimeoutMs,
+      keepAliveTimeoutMs: gateway.keepAliveTimeoutMs,
+      readiness,
+      renderRefusal: mcpRefusalRenderer(gateway.mcp.path),
+    });
+    // Fastify runs onClose hooks only once the HTTP server has closed: every client connection has ended
+    // (answered, or cut when shutdown.graceMs ran out). An upstream call still outstanding then has
+    // nobody left to answer, and closing the pools gracefully would wait for its timeouts (up to totalMs,
+    // far past the grace period), so the pools are destroyed instead (see clients below).
+    app.addHook('onClose', closeAll);
+
+    const catalogue = options.catalogue ?? (await loadCatalogue(gateway.backends));
+    for (const warning of catalogue.warnings) logger.warn({ catalogue: warning }, 'catalogue');
+    const directory = new ToolDirectory(
+      catalogue,
+      configApprovals(catalogue, gateway.backends),
+      new ApprovalRepository(stores.db),
+      gateway.mcp.approvalRefreshMs,
+    );
+    await directory.refresh(true);
+
+    const clients = new Map(gateway.backends.map((b) => [b.name, new BackendClient(b)]));
+    closers.push(() => Promise.all([...clients.values()].map((c) => c.destroy())));
+    const signer = await loadAssertionSigner(config);
+    const tools = new ToolService({
+      directory,
+      validator: new ArgumentValidator(),
+      clients,
+      gatekeeper,
+      identity: identityForwarder(config, settings, signer),
+      pageSize: gateway.mcp.pageSize,
+      hidden: gateway.backends.flatMap((b) => {
+        const url = new URL(b.baseUrl);
+        return [b.baseUrl.replace(/\/+$/, ''), url.origin, url.host];
+      }),
+    });
+
+    await app.register(async (scope) => {
+      const metadata = protectedResourceMetadataUrls(settings.mcpUrl);
+      const document = buildProtectedResourceMetadata({
+        resource: settings.mcpUrl,
+        issuer: settings.jwt?.issuer ?? settings.baseUrl,
+        resourceName: 'toolgate MCP gateway',
+      });
+      for (const route of metadata.routes) scope.get(route, async () => document);
+      if (signer) scope.get(GATEWAY_JWKS_PATH, async () => signer.publicJwks());
+    });
+    if (metrics) {
+      app.addHook('onResponse', metrics.requests.onResponse);
+      await app.register(metrics.routes);
+    }
+    if (settings.devIdp.enabled) {
+      const idp = await createDevIdp({ dataDir: config.dataDir });
+      await app.register(devIdpRoutes(idp, { issuer: settings.devIdp.issuer }), {
+        prefix: DEV_IDP_PATH,
+      });
+    }
+    await registerMcpEndpoint(app, {
+      path: gateway.mcp.path,
+      dispatcher: new Dispatcher(tools, {
+        name: gateway.mcp.serverName,
+        instructions: gateway.mcp.instructions,
+      }),
+      gatekeeper,
+      allowedOrigins: gateway.mcp.allowedOrigins,
+      allowLoopbackOrigins: gateway.mcp.allowLoopbackOrigins,
+      maxBatchSize: gateway.mcp.maxBatchSize,
+    });
+    logger.info(
+      { tools: catalogue.tools.length, backends: gateway.backends.map((b) => b.name) },
+      'tool catalogue loaded',
+    );
+    return app;
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}
+
+/** Subscription keys, user tokens (when an identity provider is configured) and quotas. */
+async function configuredGatekeeper(
+  config: FrozenConfig,
+  logger: Logger,
+  db: Database,
+  settings: IdentitySettings,
+  metrics: GatewayMetrics | undefined,
+  closers: (() => unknown)[],
+): Promise<Gatekeeper> {
+  const auth = config.gateway.auth;
+  const keys = new SubscriptionKeyAuthenticator(
+    new SubscriptionStore(db, auth.subscriptionKeys.pepper),
+    {
+      environment: config.environment,
+      cacheTtlMs: auth.subscriptionKeys.cacheTtlMs,
+      failedAttempts: auth.subscriptionKeys.failedAttempts,
+      ipv6PrefixLength: config.gateway.rateLimit.ipv6PrefixLength,
+    },
+  );
+  let verifier: JwtVerifier | null = null;
+  if (settings.jwt === null)
+    logger.warn('no identity provider configured (gateway.auth.jwt): every caller is anonymous');
+  else {
+    const created = createJwtVerifier(settings.jwt);
+    closers.push(() => created.close());
+    verifier = created;
+  }
+  const limiter = await rateLimiter(config, logger, metrics);
+  closers.push(() => limiter.close());
+  return new Admission({
+    keys,
+    jwt: settings.jwt === null || verifier === null ? null : { mode: settings.jwt.mode, verifier },
+    limiter,
+    allowQueryKey: auth.subscriptionKeys.allowQueryParameter,
+    resourceMetadataUrl: protectedResourceMetadataUrls(settings.mcpUrl).pathSuffixed,
+    products: config.gateway.products,
+  });
+}
+
+/**
+ * The limiter keeps its own Redis connection, with its own short command timeout and circuit breaker,
+ * so a slow Redis degrades quota decisions (per gateway.rateLimit.onStoreFailure) and nothing else.
+ */
+async function rateLimiter(
+  config: FrozenConfig,
+  logger: Logger,
+  metrics: GatewayMetrics | undefined,
+): Promise<RateLimiter> {
+  const rateLimit = structuredClone(config.gateway.rateLimit) as Record<string, unknown> & {
+    redis: Record<string, unknown>;
+  };
+  rateLimit.redis = { ...rateLimit.redis, url: rateLimit.redis.url ?? config.gateway.redis.url };
+  const limiter = createRateLimiter(parseRateLimitConfig(rateLimit), {
+    logger,
+    ...(metrics ? { metrics: metrics.rateLimit } : {}),
+  });
+  await limiter.ready(2000);
+  return limiter;
+}
+
+/** The headers each backend gets about the caller, per its `identity` configuration. */
+function identityForwarder(
+  config: FrozenConfig,
+  settings: IdentitySettings,
+  signer: Awaited<ReturnType<typeof loadAssertionSigner>>,
+): IdentityForwarder {
+  const backends = new Map(config.gateway.backends.map((b) => [b.name, b]));
+  const forwardClaims = settings.jwt?.forwardClaims ?? {};
+  return async (caller, tool) => {
+    const backend = backends.get(tool.backend);
+    if (!backend) return {};
+    return identityHeaders(caller, {
+      // Claims configured for all backends (gateway.auth.jwt.forwardClaims), then the backend's own.
+      config: { ...backend.identity, claims: { ...forwardClaims, ...backend.identity.claims } },
+      backendBaseUrl: backend.baseUrl,
+      gatewayUrl: settings.baseUrl,
+      ...(signer ? { signer } : {}),
+    });
+  };
+}
