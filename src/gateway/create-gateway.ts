@@ -77,7 +77,15 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
 
     const readiness: ReadinessCheck[] = [{ name: 'database', check: () => stores.db.ping() }];
     const redis = stores.redis;
-    if (redis) readiness.push({ name: 'redis', check: async () => void (await redis.ping()) });
+    // Redis holds only the quota counters, and gateway.rateLimit.onStoreFailure says whether the gateway
+    // serves without it (fallback, open) or not (closed): readiness follows that policy, so an outage the
+    // gateway is built to survive does not take every replica out of the load balancer.
+    if (redis)
+      readiness.push({
+        name: 'redis',
+        check: async () => void (await redis.ping()),
+        onFailure: gateway.rateLimit.onStoreFailure === 'closed' ? 'required' : 'degraded',
+      });
     const app = createHttpApp({
       logger,
       bodyLimitBytes: gateway.bodyLimitBytes,

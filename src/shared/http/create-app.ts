@@ -20,6 +20,13 @@ import {
 export interface ReadinessCheck {
   readonly name: string;
   check(): Promise<void>;
+  /**
+   * What a failed check means for readiness: `required` (default) makes the service unready (503);
+   * `degraded` keeps it ready (200, status `degraded`) because the service is built to work without this
+   * store, so taking every replica out of the load balancer for it would turn a survivable outage into a
+   * full one.
+   */
+  readonly onFailure?: 'required' | 'degraded';
 }
 
 export interface HttpAppOptions {
@@ -105,18 +112,19 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     if (app.drain.draining) return reply.code(503).send({ status: 'draining' });
     const results: Record<string, string> = {};
     let ready = true;
+    let degraded = false;
     for (const item of options.readiness ?? []) {
       try {
         await withTimeout(item.check(), CHECK_TIMEOUT_MS);
         results[item.name] = 'ok';
       } catch {
         results[item.name] = 'unavailable';
-        ready = false;
+        if (item.onFailure === 'degraded') degraded = true;
+        else ready = false;
       }
     }
-    return reply
-      .code(ready ? 200 : 503)
-      .send({ status: ready ? 'ready' : 'unavailable', checks: results });
+    const status = !ready ? 'unavailable' : degraded ? 'degraded' : 'ready';
+    return reply.code(ready ? 200 : 503).send({ status, checks: results });
   });
 
   app.setNotFoundHandler((req, reply) =>

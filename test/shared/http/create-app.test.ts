@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { addLogFields } from '../../../src/shared/http/access-log.js';
-import { createHttpApp } from '../../../src/shared/http/create-app.js';
+import { createHttpApp, type ReadinessCheck } from '../../../src/shared/http/create-app.js';
 import { createLogger } from '../../../src/shared/log/logger.js';
 import { LogCapture } from '../../helpers/capture.js';
 
-function build(readiness: { name: string; check(): Promise<void> }[] = []) {
+function build(readiness: ReadinessCheck[] = []) {
   const capture = new LogCapture();
   const { logger } = createLogger({ level: 'info', destination: capture });
   const app = createHttpApp({
@@ -104,6 +104,43 @@ test('/healthz answers ok; /readyz reports each store and fails when one is down
   ready = await app.inject({ url: '/readyz' });
   assert.equal(ready.statusCode, 503);
   assert.deepEqual(ready.json(), { status: 'draining' });
+  await app.close();
+});
+
+test('/readyz: a store the service can do without (onFailure degraded) keeps it ready, shown as degraded', async () => {
+  let cacheUp = true;
+  let dbUp = true;
+  const { app } = build([
+    {
+      name: 'database',
+      check: async () => {
+        if (!dbUp) throw new Error('down');
+      },
+    },
+    {
+      name: 'cache',
+      onFailure: 'degraded',
+      check: async () => {
+        if (!cacheUp) throw new Error('down');
+      },
+    },
+  ]);
+  let ready = await app.inject({ url: '/readyz' });
+  assert.deepEqual(ready.json(), { status: 'ready', checks: { database: 'ok', cache: 'ok' } });
+  cacheUp = false;
+  ready = await app.inject({ url: '/readyz' });
+  assert.equal(ready.statusCode, 200);
+  assert.deepEqual(ready.json(), {
+    status: 'degraded',
+    checks: { database: 'ok', cache: 'unavailable' },
+  });
+  dbUp = false;
+  ready = await app.inject({ url: '/readyz' });
+  assert.equal(ready.statusCode, 503, 'a required store down still makes the service unready');
+  assert.deepEqual(ready.json(), {
+    status: 'unavailable',
+    checks: { database: 'unavailable', cache: 'unavailable' },
+  });
   await app.close();
 });
 
