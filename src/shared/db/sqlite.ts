@@ -2,7 +2,7 @@
 // power cut or kill -9), a busy timeout so several processes can share the file, and one async queue so
 // a transaction's statements never interleave with another caller's on the shared connection.
 import BetterSqlite3 from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
   StoreUnavailableError,
@@ -53,10 +53,27 @@ function bind(params: readonly SqlValue[], order: readonly number[]): unknown[] 
  */
 const retainedNativeObjects = new Set<object>();
 
+/**
+ * A database holds subscriptions, payments and key hashes: only the service's own user may read it. The
+ * folder is created 0700, the database file 0600 before SQLite opens it (SQLite gives its -wal and -shm
+ * files the database file's mode), and files left wider by an earlier version are narrowed, whatever the
+ * process umask.
+ */
+function restrictStoreFiles(path: string): void {
+  const folder = dirname(path);
+  if (!existsSync(folder)) {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    chmodSync(folder, 0o700);
+  }
+  if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`])
+    if (existsSync(file) && (statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+}
+
 export function openSqlite(options: SqliteOptions): Database {
   let db: BetterSqlite3.Database;
   try {
-    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+    if (options.path !== ':memory:') restrictStoreFiles(options.path);
     db = new BetterSqlite3(options.path);
     retainedNativeObjects.add(db);
     // exec, not db.pragma(): pragma() prepares a throw-away statement each time (see above).
