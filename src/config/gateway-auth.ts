@@ -1,7 +1,7 @@
 // Configuration of the gateway's authentication: subscription keys, user JWTs, the development identity
 // provider. Embedded as `gateway.auth` (see docs/configuration.md).
 import { Type } from '@sinclair/typebox';
-import { JwtConfigSchema } from '../gateway/auth/jwt/config.js';
+import { JwtConfigSchema } from './gateway-jwt.js';
 
 export const GatewayAuthSchema = Type.Object(
   {

@@ -6,6 +6,8 @@ import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigSchema, type FrozenConfig } from './schema.js';
 import { validateAgainstSchema } from './validate.js';
+import { checkRateLimitConfig } from './gateway-ratelimit.js';
+import { resolveCheckedJwtConfig } from './gateway-jwt.js';
 import { applyEnvironment, substituteEnvReferences, type Environment } from './environment.js';
 import { ConfigError } from './errors.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
@@ -28,6 +30,9 @@ export function loadConfig(options: LoadConfigOptions): FrozenConfig {
   const merged = deepMerge(substituted, options.overrides ?? {});
   const withEnv = applyEnvironment(merged, options.env);
   const config = validateAgainstSchema(ConfigSchema, withEnv);
+  // What the schema cannot express, checked here once so a bad value stops startup with its key named.
+  checkRateLimitConfig(config.gateway.rateLimit);
+  if (config.gateway.auth.jwt !== undefined) resolveCheckedJwtConfig(config.gateway.auth.jwt);
   // A relative dataDir from the file (or the default) belongs to the file's folder, so a command run
   // from elsewhere with --config finds the same stores. One from TOOLGATE_DATA_DIR or the caller's
   // overrides is relative to the working directory, as any path given on a command line is.

@@ -2,7 +2,7 @@
 // startup and the TypeScript type that the rest of the code receives (frozen).
 import { Type, type Static } from '@sinclair/typebox';
 import { GatewayAuthSchema } from './gateway-auth.js';
-import { RateLimitConfigSchema } from '../gateway/ratelimit/config.js';
+import { RateLimitConfigSchema } from './gateway-ratelimit.js';
 import { PaymentsServiceProperties } from './payments-service.js';
 import { PaymentsFeesProperties } from './payments-fees.js';
 import { GatewayMcpProperties } from './gateway-mcp.js';
@@ -156,7 +156,7 @@ export type PaymentsConfig = Config['payments'];
 export type DatabaseConfig = Static<typeof DatabaseSchema>;
 export type RedisConfig = Static<typeof RedisSchema>;
 
-type DeepReadonly<T> = T extends (infer U)[]
+export type DeepReadonly<T> = T extends (infer U)[]
   ? readonly DeepReadonly<U>[]
   : T extends object
     ? { readonly [K in keyof T]: DeepReadonly<T[K]> }

@@ -12,11 +12,23 @@ const ajv = new Ajv({
   verbose: true,
 });
 
-export function validateAgainstSchema<S extends TSchema>(schema: S, value: unknown): Static<S> {
+/**
+ * The one validator of configuration: the whole file at startup (load.ts) and the slices that can be
+ * given on their own (`at` names where the slice sits, e.g. "gateway.rateLimit", so messages name the
+ * key as the file spells it). Returns a copy with defaults filled; the input is not modified.
+ */
+export function validateAgainstSchema<S extends TSchema>(
+  schema: S,
+  value: unknown,
+  at?: string,
+): Static<S> {
   const copy = structuredClone(value);
   const check = ajv.compile(schema);
   if (check(copy)) return copy as Static<S>;
-  const problems = (check.errors ?? []).filter(relevant).map((e) => describe(e, copy));
+  const problems = (check.errors ?? [])
+    .filter(relevant)
+    .map((e) => describe(e, copy))
+    .map((problem) => (at === undefined ? problem : `${at}.${problem}`));
   throw new ConfigError(`invalid configuration: ${unique(problems).slice(0, 5).join('; ')}`);
 }
 

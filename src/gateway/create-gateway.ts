@@ -34,7 +34,6 @@ import { Dispatcher } from './mcp/dispatch.js';
 import { registerMcpEndpoint } from './mcp/endpoint.js';
 import { mcpRefusalRenderer } from './mcp/refusal-format.js';
 import { ToolService } from './mcp/tools.js';
-import { parseRateLimitConfig } from './ratelimit/config.js';
 import { createRateLimiter, type RateLimiter } from './ratelimit/limiter.js';
 import { ApprovalRepository } from './storage/approvals.js';
 import { BackendClient } from './upstream/backend-client.js';
@@ -216,14 +215,13 @@ async function rateLimiter(
   logger: Logger,
   metrics: GatewayMetrics | undefined,
 ): Promise<RateLimiter> {
-  const rateLimit = structuredClone(config.gateway.rateLimit) as Record<string, unknown> & {
-    redis: Record<string, unknown>;
-  };
-  rateLimit.redis = { ...rateLimit.redis, url: rateLimit.redis.url ?? config.gateway.redis.url };
-  const limiter = createRateLimiter(parseRateLimitConfig(rateLimit), {
-    logger,
-    ...(metrics ? { metrics: metrics.rateLimit } : {}),
-  });
+  // The slice was checked and completed by loadConfig; only the Redis address may come from gateway.redis.
+  const rateLimit = config.gateway.rateLimit;
+  const url = rateLimit.redis.url ?? config.gateway.redis.url;
+  const limiter = createRateLimiter(
+    { ...rateLimit, redis: { ...rateLimit.redis, ...(url === undefined ? {} : { url }) } },
+    { logger, ...(metrics ? { metrics: metrics.rateLimit } : {}) },
+  );
   await limiter.ready(2000);
   return limiter;
 }

@@ -149,3 +149,39 @@ test('a malformed port in the environment names the variable', () => {
   const error = errorOf(() => loadConfig({ env: { TOOLGATE_PAYMENTS_PORT: '80a' } }));
   assert.match(error.message, /TOOLGATE_PAYMENTS_PORT: "80a" is not a valid port/);
 });
+
+test('checks a schema cannot express run once, at load: trusted proxies, JWT algorithms and keys, discovery URL', () => {
+  const load = (gateway: Record<string, unknown>) => () =>
+    loadConfig({ env: {}, overrides: { gateway } });
+  const jwt = { issuer: 'https://idp.example.com', audience: 'https://gw.example.com/mcp' };
+  const cases: [Record<string, unknown>, RegExp][] = [
+    [
+      { rateLimit: { trustedProxies: ['10.0.0.0/8', 'nope'] } },
+      /gateway\.rateLimit\.trustedProxies: .*nope/,
+    ],
+    [{ auth: { jwt: { ...jwt, algorithms: ['HS256'] } } }, /gateway\.auth\.jwt\.algorithms: HS256/],
+    [
+      { auth: { jwt: { ...jwt, staticKeys: [{ kid: 'a' }] } } },
+      /gateway\.auth\.jwt\.staticKeys\.0/,
+    ],
+    [
+      { auth: { jwt: { ...jwt, discovery: { url: 'http://idp.example.com/.well-known/x' } } } },
+      /gateway\.auth\.jwt\.discovery\.url: .*https/,
+    ],
+    [{ rateLimit: { user: { limit: 0 } } }, /gateway\.rateLimit\.user\.limit/],
+  ];
+  for (const [gateway, message] of cases)
+    assert.throws(
+      load(gateway),
+      (e: unknown) => e instanceof ConfigError && message.test(e.message),
+    );
+  // Per-tool windows are completed by the same defaults as every other quota.
+  const config = loadConfig({
+    env: {},
+    overrides: { gateway: { rateLimit: { perTool: { createPayment: { limit: 5 } } } } },
+  });
+  assert.deepEqual(config.gateway.rateLimit.perTool['createPayment'], {
+    limit: 5,
+    windowSeconds: 60,
+  });
+});

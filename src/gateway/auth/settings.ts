@@ -4,9 +4,9 @@
 import type { FrozenConfig } from '../../config/schema.js';
 import {
   PRODUCTION_MAX_TOKEN_LIFETIME_SECONDS,
-  resolveJwtConfig,
+  resolveCheckedJwtConfig,
   type JwtConfig,
-} from './jwt/config.js';
+} from '../../config/gateway-jwt.js';
 
 export const DEV_IDP_PATH = '/dev-idp';
 
@@ -42,7 +42,7 @@ export function resolveIdentitySettings(
   let jwt: JwtConfig | null = null;
   const lifetime =
     config.environment === 'production' ? PRODUCTION_MAX_TOKEN_LIFETIME_SECONDS : undefined;
-  if (auth.jwt !== undefined) jwt = resolveJwtConfig(structuredClone(auth.jwt), lifetime);
-  else if (devEnabled) jwt = resolveJwtConfig({ issuer: devIssuer, audience: mcpUrl });
+  if (auth.jwt !== undefined) jwt = resolveCheckedJwtConfig(auth.jwt, lifetime);
+  else if (devEnabled) jwt = resolveCheckedJwtConfig({ issuer: devIssuer, audience: mcpUrl });
   return { baseUrl, mcpUrl, jwt, devIdp: { enabled: devEnabled, issuer: devIssuer } };
 }

@@ -2,7 +2,7 @@
 import type { Redis } from 'ioredis';
 import { TrustedProxies, resolveClientIp, type HeaderBag } from './client-ip.js';
 import { monotonicClock, silentLogger } from './clock.js';
-import type { RateLimitConfig } from './config.js';
+import type { RateLimitConfig } from '../../config/gateway-ratelimit.js';
 import { rateLimitResponse, type RateLimitResponse } from './headers.js';
 import { MemoryStore } from './memory-store.js';
 import { noopMetrics, type RateLimitMetrics } from './metrics.js';

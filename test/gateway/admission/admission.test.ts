@@ -10,7 +10,7 @@ import { SubscriptionStore } from '../../../src/gateway/auth/subscriptions/store
 import { SubscriptionKeyAuthenticator } from '../../../src/gateway/auth/subscriptions/authenticate.js';
 import { createJwtVerifier, type JwtVerifier } from '../../../src/gateway/auth/jwt/verify.js';
 import { createRateLimiter } from '../../../src/gateway/ratelimit/limiter.js';
-import { parseRateLimitConfig } from '../../../src/gateway/ratelimit/config.js';
+import { parseRateLimitConfig } from '../../../src/config/gateway-ratelimit.js';
 import { Admission } from '../../../src/gateway/admission/admission.js';
 import { mayUseTool, type Caller } from '../../../src/gateway/caller.js';
 import { GatewayError } from '../../../src/gateway/errors.js';

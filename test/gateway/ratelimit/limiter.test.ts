@@ -1,7 +1,7 @@
 // The facade the gateway calls, on the memory store with a manual clock.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseRateLimitConfig } from '../../../src/gateway/ratelimit/config.js';
+import { parseRateLimitConfig } from '../../../src/config/gateway-ratelimit.js';
 import { createRateLimiter } from '../../../src/gateway/ratelimit/limiter.js';
 import { CountingMetrics } from '../../../src/gateway/ratelimit/metrics.js';
 import { ManualClock } from './manual-clock.js';

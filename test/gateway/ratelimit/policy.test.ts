@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseRateLimitConfig } from '../../../src/gateway/ratelimit/config.js';
+import { parseRateLimitConfig } from '../../../src/config/gateway-ratelimit.js';
 import { checksFor } from '../../../src/gateway/ratelimit/policy.js';
 
 const config = parseRateLimitConfig({ perTool: { getMyAccountBalance: { limit: 20 } } });

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { after, describe, it } from 'node:test';
-import { parseRateLimitConfig } from '../../../src/gateway/ratelimit/config.js';
+import { parseRateLimitConfig } from '../../../src/config/gateway-ratelimit.js';
 import { createRateLimiter } from '../../../src/gateway/ratelimit/limiter.js';
 import { MemoryStore } from '../../../src/gateway/ratelimit/memory-store.js';
 import { CountingMetrics } from '../../../src/gateway/ratelimit/metrics.js';

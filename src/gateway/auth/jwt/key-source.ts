@@ -1,7 +1,7 @@
 // Builds the key source a verifier uses from configuration: static keys, OIDC discovery, or both
 // (static keys are consulted first).
 import { AuthError } from './errors.js';
-import type { JwtConfig } from './config.js';
+import type { JwtConfig } from '../../../config/gateway-jwt.js';
 import { createRemoteKeySet } from './discovery.js';
 import type { FetchFn } from './fetch-json.js';
 import type { KeyEntry, KeyQuery, KeySource } from './key-entry.js';

@@ -4,7 +4,7 @@
 import { createPublicKey, type JsonWebKey } from 'node:crypto';
 import type { JWK } from 'jose';
 import { AuthError } from './errors.js';
-import type { StaticKeyConfig } from './config.js';
+import type { StaticKeyConfig } from '../../../config/gateway-jwt.js';
 import { matches, publicOnly, type KeyEntry, type KeyQuery, type KeySource } from './key-entry.js';
 
 const MIN_HMAC_BYTES: Record<string, number> = { HS256: 32, HS384: 48, HS512: 64 };

@@ -5,7 +5,11 @@
 // reaches backends unchanged (subject.ts).
 import { errors, jwtVerify, type JWTPayload } from 'jose';
 import { AuthError } from './errors.js';
-import { resolveJwtConfig, type JwtConfig, type JwtConfigInput } from './config.js';
+import {
+  resolveJwtConfig,
+  type JwtConfig,
+  type JwtConfigInput,
+} from '../../../config/gateway-jwt.js';
 import type { FetchFn } from './fetch-json.js';
 import { importFor, type KeySource } from './key-entry.js';
 import { createKeySource } from './key-source.js';

@@ -2,7 +2,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createJwtVerifier } from '../../../../src/gateway/auth/jwt/verify.js';
-import { resolveJwtConfig } from '../../../../src/gateway/auth/jwt/config.js';
+import { ConfigError } from '../../../../src/config/errors.js';
+import { resolveJwtConfig } from '../../../../src/config/gateway-jwt.js';
 import { createRemoteKeySet } from '../../../../src/gateway/auth/jwt/discovery.js';
 import { isLoopbackHost } from '../../../../src/gateway/auth/jwt/secure-url.js';
 import { AuthError, type AuthErrorCode } from '../../../../src/gateway/auth/jwt/errors.js';
@@ -155,7 +156,7 @@ describe('discovery transport rules', () => {
     for (const issuer of ['http://idp.example.com', 'http://10.0.0.5', 'http://128.0.0.1']) {
       assert.throws(
         () => resolveJwtConfig({ issuer, audience: AUDIENCE }),
-        (err: unknown) => err instanceof AuthError && err.code === 'CONFIG_INVALID',
+        (err: unknown) => err instanceof ConfigError && /discovery\.url: .*https/.test(err.message),
       );
     }
     assert.throws(() =>

@@ -11,7 +11,7 @@ import {
   PRODUCTION_MAX_TOKEN_LIFETIME_SECONDS,
   resolveJwtConfig,
   type JwtConfigInput,
-} from '../../../../src/gateway/auth/jwt/config.js';
+} from '../../../../src/config/gateway-jwt.js';
 import { AuthError, type AuthErrorCode } from '../../../../src/gateway/auth/jwt/errors.js';
 import {
   b64,

@@ -1,9 +1,11 @@
-// Configuration of user-JWT validation (embedded by the gateway config under `gateway.auth.jwt`):
-// TypeBox schema, defaults, and the semantic checks a schema cannot express.
+// Configuration of user-JWT validation (`gateway.auth.jwt`): schema, defaults, and the checks a schema
+// cannot express. loadConfig runs them once at startup; the gateway resolves the checked slice into the
+// complete, frozen JwtConfig its verifier uses.
 import { Type, type Static } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
-import { AuthError } from './errors.js';
-import { assertSecureUrl } from './secure-url.js';
+import { assertSecureUrl } from '../gateway/auth/jwt/secure-url.js';
+import { ConfigError } from './errors.js';
+import { validateAgainstSchema } from './validate.js';
+import type { DeepReadonly } from './schema.js';
 
 export const ASYMMETRIC_ALGORITHMS = [
   'RS256',
@@ -98,7 +100,7 @@ export interface JwtConfig {
   audience: string;
   /** Present when keys come from OIDC discovery (explicitly configured, or no static keys). */
   discovery: DiscoveryConfig | undefined;
-  staticKeys: StaticKeyConfig[];
+  staticKeys: readonly DeepReadonly<StaticKeyConfig>[];
   algorithms: JwsAlgorithm[];
   clockToleranceSeconds: number;
   maxTokenBytes: number;
@@ -127,9 +129,12 @@ export const JWT_DEFAULTS = {
 
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 
-function invalid(path: string, problem: string): AuthError {
-  return new AuthError('CONFIG_INVALID', `gateway.auth.jwt${path}: ${problem}`);
+function invalid(path: string, problem: string): ConfigError {
+  return new ConfigError(`gateway.auth.jwt${path}: ${problem}`);
 }
+
+/** Configurations resolveJwtConfig made: given back as they are, never checked twice. */
+const resolved = new WeakSet<JwtConfig>();
 
 /** The token lifetime bound in production when none is configured: one day. */
 export const PRODUCTION_MAX_TOKEN_LIFETIME_SECONDS = 86_400;
@@ -142,6 +147,8 @@ export function resolveJwtConfig(
   input: unknown,
   defaultMaxTokenLifetimeSeconds?: number,
 ): JwtConfig {
+  if (typeof input === 'object' && input !== null && resolved.has(input as JwtConfig))
+    return input as JwtConfig;
   if (typeof input === 'object' && input !== null && 'algorithms' in input) {
     const algs = (input as { algorithms: unknown }).algorithms;
     if (
@@ -150,10 +157,20 @@ export function resolveJwtConfig(
     )
       throw invalid('.algorithms', '"none" is never accepted (RFC 8725 §3.1)');
   }
-  const first = Value.Errors(JwtConfigSchema, input).First();
-  if (first) throw invalid(first.path.replaceAll('/', '.'), first.message);
-  const raw = input as JwtConfigInput;
+  return resolveCheckedJwtConfig(
+    validateAgainstSchema(JwtConfigSchema, input, 'gateway.auth.jwt'),
+    defaultMaxTokenLifetimeSeconds,
+  );
+}
 
+/**
+ * The checks a schema cannot express, then defaults: a complete, frozen JwtConfig. For a slice the schema
+ * has already passed (the loaded configuration); resolveJwtConfig validates raw input first.
+ */
+export function resolveCheckedJwtConfig(
+  raw: DeepReadonly<JwtConfigInput>,
+  defaultMaxTokenLifetimeSeconds?: number,
+): JwtConfig {
   const staticKeys = raw.staticKeys ?? [];
   staticKeys.forEach((k, i) => {
     if ((k.jwk === undefined) === (k.pem === undefined))
@@ -188,7 +205,7 @@ export function resolveJwtConfig(
     discovery = { ...JWT_DEFAULTS.discovery, ...d, url };
   }
 
-  return Object.freeze({
+  const config: JwtConfig = Object.freeze({
     mode: raw.mode ?? JWT_DEFAULTS.mode,
     issuer: raw.issuer,
     audience: raw.audience,
@@ -204,6 +221,8 @@ export function resolveJwtConfig(
     forwardClaims,
     tokenCache: { ...JWT_DEFAULTS.tokenCache, ...(raw.tokenCache ?? {}) },
   });
+  resolved.add(config);
+  return config;
 }
 
 function lifetimeBound(seconds: number | undefined): number | undefined {

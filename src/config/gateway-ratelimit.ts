@@ -1,7 +1,10 @@
-// Configuration of the rate limiter (merged into the gateway configuration as `gateway.rateLimit`).
+// Configuration of the rate limiter (`gateway.rateLimit`): schema with defaults, and the one check a
+// schema cannot express (trusted proxies parse as addresses or CIDR ranges).
 import { Type, type Static } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
-import { TrustedProxies } from './client-ip.js';
+import { TrustedProxies } from '../gateway/ratelimit/client-ip.js';
+import { ConfigError } from './errors.js';
+import type { DeepReadonly } from './schema.js';
+import { validateAgainstSchema } from './validate.js';
 
 const Quota = (limit: number, description: string) =>
   Type.Object(
@@ -69,32 +72,26 @@ export const RateLimitConfigSchema = Type.Object(
   { additionalProperties: false, default: {} },
 );
 
-export type RateLimitConfig = Static<typeof RateLimitConfigSchema>;
+/** The checked slice, read-only as every part of the frozen configuration. */
+export type RateLimitConfig = DeepReadonly<Static<typeof RateLimitConfigSchema>>;
 
-/**
- * Applies defaults to a (partial) configuration and validates it. Throws an Error naming the key
- * and the problem. The input is not modified.
- */
-export function parseRateLimitConfig(input: unknown = {}): RateLimitConfig {
-  const value = Value.Default(RateLimitConfigSchema, Value.Clone(input ?? {}));
-  // TypeBox does not apply defaults inside Record values: default each tool's window here.
-  const perTool: unknown = (value as { perTool?: unknown }).perTool;
-  if (perTool && typeof perTool === 'object') {
-    for (const quota of Object.values(perTool)) {
-      if (quota && typeof quota === 'object' && !('windowSeconds' in quota)) {
-        (quota as Record<string, unknown>)['windowSeconds'] = 60;
-      }
-    }
-  }
-  const first = Value.Errors(RateLimitConfigSchema, value).First();
-  if (first) {
-    throw new Error(`gateway.rateLimit${first.path.replaceAll('/', '.')}: ${first.message}`);
-  }
-  const config = value as RateLimitConfig;
+/** What the schema cannot check; run by loadConfig on the whole configuration and by parseRateLimitConfig. */
+export function checkRateLimitConfig(
+  config: Readonly<Pick<RateLimitConfig, 'trustedProxies'>>,
+): void {
   try {
     new TrustedProxies(config.trustedProxies);
   } catch (err) {
-    throw new Error(`gateway.rateLimit.trustedProxies: ${(err as Error).message}`);
+    throw new ConfigError(`gateway.rateLimit.trustedProxies: ${(err as Error).message}`);
   }
+}
+
+/**
+ * A `gateway.rateLimit` slice on its own (tests, benchmarks): the same validator and defaults as the
+ * whole configuration. Throws a ConfigError naming the key and the problem; the input is not modified.
+ */
+export function parseRateLimitConfig(input: unknown = {}): RateLimitConfig {
+  const config = validateAgainstSchema(RateLimitConfigSchema, input ?? {}, 'gateway.rateLimit');
+  checkRateLimitConfig(config);
   return config;
 }

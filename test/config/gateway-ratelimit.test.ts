@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseRateLimitConfig } from '../../../src/gateway/ratelimit/config.js';
-import { effectiveStore } from '../../../src/gateway/ratelimit/limiter.js';
+import { parseRateLimitConfig } from '../../src/config/gateway-ratelimit.js';
+import { effectiveStore } from '../../src/gateway/ratelimit/limiter.js';
 
 describe('rate-limit configuration', () => {
   it('defaults to the documented policy', () => {
