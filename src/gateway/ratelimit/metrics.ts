@@ -19,34 +19,3 @@ export const noopMetrics: RateLimitMetrics = {
   breakerState: () => undefined,
   keyEvicted: () => undefined,
 };
-
-/** In-memory counters keyed `decision:<outcome>:<source>`, `store_error:<reason>`, … (tests, admin). */
-export class CountingMetrics implements RateLimitMetrics {
-  readonly counts = new Map<string, number>();
-  readonly breakerStates: BreakerState[] = [];
-
-  get(name: string): number {
-    return this.counts.get(name) ?? 0;
-  }
-
-  #inc(name: string): void {
-    this.counts.set(name, this.get(name) + 1);
-  }
-
-  decision(outcome: DecisionOutcome, source: DecisionSource): void {
-    this.#inc(`decision:${outcome}:${source}`);
-  }
-
-  storeError(reason: 'timeout' | 'unavailable' | 'error'): void {
-    this.#inc(`store_error:${reason}`);
-  }
-
-  breakerState(state: BreakerState): void {
-    this.breakerStates.push(state);
-    this.#inc(`breaker:${state}`);
-  }
-
-  keyEvicted(live: boolean): void {
-    this.#inc(live ? 'evicted:live' : 'evicted:expired');
-  }
-}

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseRateLimitConfig } from '../../../src/config/gateway-ratelimit.js';
 import { createRateLimiter } from '../../../src/gateway/ratelimit/limiter.js';
-import { CountingMetrics } from '../../../src/gateway/ratelimit/metrics.js';
+import { CountingMetrics } from '../../helpers/counting-metrics.js';
 import { ManualClock } from './manual-clock.js';
 
 describe('rate limiter', () => {

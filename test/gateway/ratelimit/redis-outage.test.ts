@@ -14,7 +14,7 @@ import { after, describe, it } from 'node:test';
 import { parseRateLimitConfig } from '../../../src/config/gateway-ratelimit.js';
 import { createRateLimiter } from '../../../src/gateway/ratelimit/limiter.js';
 import { MemoryStore } from '../../../src/gateway/ratelimit/memory-store.js';
-import { CountingMetrics } from '../../../src/gateway/ratelimit/metrics.js';
+import { CountingMetrics } from '../../helpers/counting-metrics.js';
 import { RedisStore } from '../../../src/gateway/ratelimit/redis-store.js';
 import { ResilientStore } from '../../../src/gateway/ratelimit/resilient-store.js';
 import type { LimitCheck, LimitDecision } from '../../../src/gateway/ratelimit/types.js';

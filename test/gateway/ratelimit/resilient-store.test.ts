@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MemoryStore } from '../../../src/gateway/ratelimit/memory-store.js';
-import { CountingMetrics } from '../../../src/gateway/ratelimit/metrics.js';
+import { CountingMetrics } from '../../helpers/counting-metrics.js';
 import {
   ResilientStore,
   type StoreFailurePolicy,

@@ -3,10 +3,8 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { calculateJwkThumbprint, decodeProtectedHeader, exportJWK, generateKeyPair } from 'jose';
-import {
-  createAssertionSigner,
-  createAssertionVerifier,
-} from '../../../../src/gateway/auth/assertion/index.js';
+import { createAssertionSigner } from '../../../../src/gateway/auth/assertion/sign.js';
+import { createAssertionVerifier } from '../../../../src/gateway/auth/assertion/verify.js';
 import { AuthError } from '../../../../src/gateway/auth/jwt/errors.js';
 import { makeClock } from '../util.js';
 

@@ -5,11 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
-import {
-  createDevIdp,
-  devIdpRoutes,
-  DEV_IDP_KEY_FILE,
-} from '../../../../src/gateway/auth/dev-idp/index.js';
+import { createDevIdp, DEV_IDP_KEY_FILE } from '../../../../src/gateway/auth/dev-idp/idp.js';
+import { devIdpRoutes } from '../../../../src/gateway/auth/dev-idp/routes.js';
 import { createJwtVerifier } from '../../../../src/gateway/auth/jwt/verify.js';
 import { AuthError } from '../../../../src/gateway/auth/jwt/errors.js';
 

@@ -2,12 +2,12 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   KEY_LENGTH,
-  constantTimeEqual,
   generateSubscriptionKey,
-  hashSubscriptionKey,
   isWellFormedKey,
-  maskSecret,
-} from '../../../../src/gateway/auth/keys/index.js';
+} from '../../../../src/gateway/auth/keys/format.js';
+import { hashSubscriptionKey } from '../../../../src/gateway/auth/keys/hash.js';
+import { constantTimeEqual } from '../../../../src/gateway/auth/keys/compare.js';
+import { maskSecret } from '../../../../src/shared/log/mask.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
