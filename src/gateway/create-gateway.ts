@@ -150,6 +150,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       dispatcher: new Dispatcher(tools, {
         name: gateway.mcp.serverName,
         instructions: gateway.mcp.instructions,
+        listTtlMs: gateway.mcp.approvalRefreshMs,
       }),
       gatekeeper,
       allowedOrigins: gateway.mcp.allowedOrigins,

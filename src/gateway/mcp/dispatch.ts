@@ -17,7 +17,17 @@ export const SERVER_VERSION = '0.1.0';
 export interface ServerIdentity {
   readonly name: string;
   readonly instructions?: string | undefined;
+  /**
+   * How long (ms) a 2026-07-28 client may reuse a `tools/list` page: the approval refresh interval, the
+   * longest a replica takes to show an approval change (gateway.mcp.approvalRefreshMs).
+   */
+  readonly listTtlMs: number;
 }
+
+/** `server/discover` changes only with a new deployment (versions, capabilities, instructions). */
+export const DISCOVER_TTL_MS = 300_000;
+
+const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 
 export interface DispatchInput {
   readonly era: 'legacy' | 'modern';
@@ -45,7 +55,7 @@ export class Dispatcher {
   async dispatch(input: DispatchInput): Promise<Dispatched> {
     try {
       const result = await this.run(input);
-      if (input.era === 'modern') result.resultType = 'complete';
+      if (input.era === 'modern') this.completeModern(input, result);
       return { response: { jsonrpc: '2.0', id: input.id, result }, status: 200 };
     } catch (error) {
       if (!(error instanceof GatewayError))
@@ -82,6 +92,33 @@ export class Dispatcher {
     }
   }
 
+  /**
+   * What a 2026-07-28 result carries besides its content: `resultType`; the server's identity in `_meta`
+   * (every result); and, on the cacheable results this server gives (`server/discover`, `tools/list`), how
+   * long and how widely a client may reuse them. A listing is `public` only when the subscription sees the
+   * whole approved catalogue (every such caller gets the same pages); a subscription limited to some tools
+   * gets a listing of its own, so `private`.
+   */
+  private completeModern(input: DispatchInput, result: Record<string, unknown>): void {
+    result.resultType = 'complete';
+    const meta =
+      typeof result._meta === 'object' && result._meta !== null
+        ? (result._meta as Record<string, unknown>)
+        : {};
+    result._meta = { ...meta, [META_SERVER_INFO]: this.serverInfo() };
+    if (input.method === 'server/discover') {
+      result.ttlMs = DISCOVER_TTL_MS;
+      result.cacheScope = 'public';
+    } else if (input.method === 'tools/list') {
+      result.ttlMs = this.server.listTtlMs;
+      result.cacheScope = input.caller.subscription.tools === 'all' ? 'public' : 'private';
+    }
+  }
+
+  private serverInfo(): { name: string; version: string } {
+    return { name: this.server.name, version: SERVER_VERSION };
+  }
+
   /** Stateless negotiation: echo a supported legacy version, otherwise offer the latest legacy one. */
   private initialize(params: Record<string, unknown>): Record<string, unknown> {
     const requested = params.protocolVersion;
@@ -94,7 +131,7 @@ export class Dispatcher {
     const result: Record<string, unknown> = {
       protocolVersion,
       capabilities: { tools: { listChanged: false } },
-      serverInfo: { name: this.server.name, version: SERVER_VERSION },
+      serverInfo: this.serverInfo(),
     };
     if (this.server.instructions) result.instructions = this.server.instructions;
     return result;
@@ -104,7 +141,8 @@ export class Dispatcher {
     const result: Record<string, unknown> = {
       supportedVersions: SUPPORTED_VERSIONS,
       capabilities: { tools: {} },
-      serverInfo: { name: this.server.name, version: SERVER_VERSION },
+      // Kept in the body for clients written against earlier drafts; the revision puts it in _meta.
+      serverInfo: this.serverInfo(),
     };
     if (this.server.instructions) result.instructions = this.server.instructions;
     return result;

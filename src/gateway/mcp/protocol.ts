@@ -1,5 +1,7 @@
 // Protocol revisions this endpoint speaks and the JSON-RPC shapes it writes.
-export const LEGACY_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
+// 2024-11-05 is spoken over Streamable HTTP only: its own HTTP+SSE transport needs sessions, which this
+// stateless endpoint does not keep (docs/decisions.md).
+export const LEGACY_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
 export const MODERN_VERSIONS = ['2026-07-28'] as const;
 export const SUPPORTED_VERSIONS: readonly string[] = [...MODERN_VERSIONS, ...LEGACY_VERSIONS];
 export const LATEST_LEGACY = '2025-11-25';
@@ -29,5 +31,10 @@ export function isModernVersion(v: string): boolean {
 
 /** Features by revision: title/outputSchema/structuredContent arrived in 2025-06-18. */
 export function hasStructuredContent(version: string): boolean {
-  return version !== '2025-03-26';
+  return version !== '2025-03-26' && version !== '2024-11-05';
+}
+
+/** Tool annotations arrived in 2025-03-26: a 2024-11-05 tool is name, description and inputSchema. */
+export function hasToolAnnotations(version: string): boolean {
+  return version !== '2024-11-05';
 }

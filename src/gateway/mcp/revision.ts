@@ -36,10 +36,18 @@ export function revisionOf(
     (metaVersion !== undefined && typeof metaVersion !== 'string') ||
     (headerVersion !== undefined && isModernVersion(headerVersion));
   if (modern) {
+    // 2026-07-28 checks in the specification's order: the request's own fields first (-32602), then the
+    // headers against them (-32020), then whether the version is served (-32022).
     if (typeof metaVersion !== 'string')
       throw new GatewayError(
-        'HEADER_MISMATCH',
-        `Header mismatch: MCP-Protocol-Version header is '${headerVersion ?? ''}' but _meta["${META_PROTOCOL_VERSION}"] is missing`,
+        'INVALID_REQUEST_META',
+        `Invalid params: _meta["${META_PROTOCOL_VERSION}"] is required`,
+      );
+    const caps = meta?.[META_CLIENT_CAPABILITIES];
+    if (typeof caps !== 'object' || caps === null || Array.isArray(caps))
+      throw new GatewayError(
+        'INVALID_REQUEST_META',
+        `Invalid params: _meta["${META_CLIENT_CAPABILITIES}"] is required`,
       );
     checkModernHeaders(headers, metaVersion, method, params);
     if (!isModernVersion(metaVersion))
@@ -47,12 +55,6 @@ export function revisionOf(
         supported: SUPPORTED_VERSIONS,
         requested: metaVersion,
       });
-    const caps = meta?.[META_CLIENT_CAPABILITIES];
-    if (typeof caps !== 'object' || caps === null || Array.isArray(caps))
-      throw new GatewayError(
-        'INVALID_REQUEST_META',
-        `Invalid params: _meta["${META_CLIENT_CAPABILITIES}"] is required`,
-      );
     return { era: 'modern', version: metaVersion };
   }
   if (method === 'initialize') return { era: 'legacy', version: DEFAULT_HEADERLESS_VERSION };

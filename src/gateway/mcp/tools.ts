@@ -9,7 +9,7 @@ import type { IdentityForwarder } from '../upstream/identity.js';
 import { errorResult, mapOutcome, type CallToolResult } from '../upstream/result.js';
 import { nextTraceparent } from '../upstream/trace.js';
 import type { ArgumentValidator } from './arguments.js';
-import { hasStructuredContent } from './protocol.js';
+import { hasStructuredContent, hasToolAnnotations } from './protocol.js';
 import { RawJson } from './raw-json.js';
 import { mayUseTool, type Caller } from '../caller.js';
 import type { Gatekeeper } from '../admission/gatekeeper.js';
@@ -138,7 +138,11 @@ export class ToolService {
 
   /** The tool's JSON as the given protocol revision describes it (cached per revision family). */
   private shape(tool: Tool, version: string): string {
-    const family = hasStructuredContent(version) ? 'current' : '2025-03-26';
+    const family = hasStructuredContent(version)
+      ? 'current'
+      : hasToolAnnotations(version)
+        ? '2025-03-26'
+        : '2024-11-05';
     let cache = this.shapes.get(family);
     if (!cache) {
       cache = new Map();
@@ -146,7 +150,9 @@ export class ToolService {
     }
     let shaped = cache.get(tool.name);
     if (!shaped) {
-      shaped = JSON.stringify(describeTool(tool, family === 'current'));
+      const described = describeTool(tool, family === 'current');
+      if (family === '2024-11-05') delete described.annotations;
+      shaped = JSON.stringify(described);
       cache.set(tool.name, shaped);
     }
     return shaped;

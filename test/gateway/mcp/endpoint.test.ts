@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { startFixtureBackend, type FixtureBackend } from '../support/fixture-backend.js';
 import {
   MCP_HEADERS,
+  OPEN_GATEKEEPER,
   fixtureBackendConfig,
   startTestGateway,
   type TestGateway,
@@ -51,13 +52,14 @@ async function post(payload: unknown, headers: Record<string, string> = {}): Pro
   };
 }
 const legacy = { 'mcp-protocol-version': '2025-11-25' };
+const SUPPORTED = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 const call = (name: string, args: unknown, headers: Record<string, string> = legacy) =>
   post({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name, arguments: args } }, headers);
 const text = (r: Reply) => (r.body.result?.content as { text: string }[])[0]?.text ?? '';
 
 describe('legacy revisions (2025-03-26, 2025-06-18, 2025-11-25)', () => {
   test('2025-11-25/basic/lifecycle#version-negotiation: a supported version is echoed, no session id', async () => {
-    for (const v of ['2025-03-26', '2025-06-18', '2025-11-25']) {
+    for (const v of ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']) {
       const r = await post({
         jsonrpc: '2.0',
         id: 1,
@@ -419,15 +421,57 @@ describe('2026-07-28 (stateless revision)', () => {
   test('2026-07-28/server/discover: supported versions, capabilities, serverInfo, resultType', async () => {
     const r = await modern('server/discover');
     assert.equal(r.status, 200);
-    assert.deepEqual(r.body.result?.supportedVersions, [
-      '2026-07-28',
-      '2025-11-25',
-      '2025-06-18',
-      '2025-03-26',
-    ]);
+    assert.deepEqual(r.body.result?.supportedVersions, SUPPORTED);
     assert.deepEqual(r.body.result?.capabilities, { tools: {} });
     assert.equal((r.body.result?.serverInfo as { name: string }).name, 'toolgate');
     assert.equal(r.body.result?.resultType, 'complete');
+  });
+
+  test('2026-07-28/server/utilities/caching#cacheable-results: discover is public, with a ttlMs', async () => {
+    const r = await modern('server/discover');
+    assert.equal(r.body.result?.cacheScope, 'public');
+    assert.equal(r.body.result?.ttlMs, 300_000);
+  });
+
+  test('2026-07-28/server/utilities/caching#cacheable-results: every tools/list page carries ttlMs (the approval refresh) and one cacheScope', async () => {
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const r = await modern('tools/list', cursor === undefined ? {} : { cursor });
+      assert.equal(r.status, 200);
+      assert.equal(r.body.result?.ttlMs, 5000, 'gateway.mcp.approvalRefreshMs (default)');
+      assert.equal(r.body.result?.cacheScope, 'public', 'a subscription that sees every tool');
+      cursor = r.body.result?.nextCursor as string | undefined;
+      pages++;
+    } while (cursor !== undefined);
+    assert.ok(pages > 1, 'the fixture catalogue spans several pages of 4');
+  });
+
+  test('2026-07-28/basic/index#result-metadata: every result names the server in _meta', async () => {
+    for (const [method, params, headers] of [
+      ['server/discover', {}, {}],
+      ['tools/list', {}, {}],
+      [
+        'tools/call',
+        { name: 'test_simple_text', arguments: {} },
+        { 'mcp-name': 'test_simple_text' },
+      ],
+    ] as const) {
+      const r = await modern(method, params, headers);
+      assert.deepEqual(
+        (r.body.result?._meta as Record<string, unknown>)['io.modelcontextprotocol/serverInfo'],
+        { name: 'toolgate', version: '0.1.0' },
+        method,
+      );
+    }
+  });
+
+  test('2026-07-28: legacy results carry none of the stateless fields', async () => {
+    const r = await post({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, legacy);
+    assert.equal(r.body.result?.ttlMs, undefined);
+    assert.equal(r.body.result?.cacheScope, undefined);
+    assert.equal(r.body.result?.resultType, undefined);
+    assert.equal(r.body.result?._meta, undefined);
   });
 
   test('2026-07-28/basic/index#resulttype: tools/list and tools/call results carry resultType complete', async () => {
@@ -472,12 +516,28 @@ describe('2026-07-28 (stateless revision)', () => {
       { 'mcp-protocol-version': '2025-11-25', 'mcp-method': 'tools/list' },
     );
     assert.equal(wrongVersion.body.error?.code, -32020);
+  });
+
+  test('2026-07-28/basic/index#per-request-protocol-fields: a missing _meta or _meta protocol version → 400 -32602, before any header check', async () => {
     const noMeta = await post(
       { jsonrpc: '2.0', id: 1, method: 'tools/list' },
       { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
     );
     assert.equal(noMeta.status, 400);
-    assert.equal(noMeta.body.error?.code, -32020);
+    assert.equal(noMeta.body.error?.code, -32602);
+    assert.match(noMeta.body.error?.message ?? '', /protocolVersion/);
+    // Headers that would also mismatch do not change the answer: the request's own fields come first.
+    const noVersion = await post(
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/list',
+        params: { _meta: { 'io.modelcontextprotocol/clientCapabilities': {} } },
+      },
+      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call' },
+    );
+    assert.equal(noVersion.status, 400);
+    assert.equal(noVersion.body.error?.code, -32602);
   });
 
   test('2026-07-28/basic/transports/streamable-http#value-encoding: a Base64-sentinel Mcp-Name is decoded', async () => {
@@ -505,10 +565,7 @@ describe('2026-07-28 (stateless revision)', () => {
     assert.deepEqual(r.body.error, {
       code: -32022,
       message: 'Unsupported protocol version',
-      data: {
-        supported: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'],
-        requested: '2030-01-01',
-      },
+      data: { supported: SUPPORTED, requested: '2030-01-01' },
     });
   });
 
@@ -549,4 +606,89 @@ describe('2026-07-28 (stateless revision)', () => {
     assert.equal(r.status, 401);
     assert.equal(r.body.error?.code, -31001);
   });
+});
+
+describe('2024-11-05 (over Streamable HTTP)', () => {
+  const v2024 = { 'mcp-protocol-version': '2024-11-05' };
+
+  test('2024-11-05/server/tools#tool: a tool is name, description and inputSchema (no title, annotations or outputSchema)', async () => {
+    const r = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, v2024);
+    assert.equal(r.status, 200);
+    const tools = r.body.result?.tools as Record<string, unknown>[];
+    assert.ok(tools.length > 0);
+    for (const tool of tools)
+      assert.deepEqual(
+        Object.keys(tool).filter((k) => !['name', 'description', 'inputSchema'].includes(k)),
+        [],
+        String(tool.name),
+      );
+    // The same request at 2025-03-26 shows annotations: the shapes are per revision.
+    const r2025 = await post(
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { 'mcp-protocol-version': '2025-03-26' },
+    );
+    assert.ok((r2025.body.result?.tools as Record<string, unknown>[]).some((t) => t.annotations));
+  });
+
+  test('2024-11-05/server/tools#calling-tools: results are text content without structuredContent', async () => {
+    const r = await call('test_simple_text', {}, v2024);
+    assert.equal(r.status, 200);
+    assert.equal(r.body.result?.structuredContent, undefined);
+    assert.equal(text(r), '{"text":"This is a simple text response for testing."}');
+  });
+
+  test('2024-11-05/basic/messages: batches are not part of the revision → -32600', async () => {
+    const r = await post(
+      [
+        { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      ],
+      v2024,
+    );
+    assert.equal(r.status, 400);
+    assert.equal(r.body.error?.code, -32600);
+  });
+});
+
+test('2026-07-28/server/utilities/caching#cache-scope: a subscription limited to some tools gets a private listing', async () => {
+  const limited = await startTestGateway(
+    { backends: [fixtureBackendConfig(backend.baseUrl)], mcp: { approvalRefreshMs: 1000 } },
+    {
+      ...OPEN_GATEKEEPER,
+      identify: async (request) => {
+        const open = await OPEN_GATEKEEPER.identify(request);
+        return {
+          ...open,
+          subscription: { ...open.subscription, tools: new Set(['test_simple_text']) },
+        };
+      },
+    },
+  );
+  try {
+    const r = await limited.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+      payload: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/list',
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      }),
+    });
+    const result = r.json().result as Record<string, unknown>;
+    assert.deepEqual(
+      (result.tools as { name: string }[]).map((t) => t.name),
+      ['test_simple_text'],
+    );
+    assert.equal(result.cacheScope, 'private');
+    assert.equal(result.ttlMs, 1000);
+  } finally {
+    await limited.close();
+  }
 });
