@@ -55,7 +55,7 @@ function inspector(configFile: string, args: readonly string[], cwd: string): Pr
   });
 }
 
-test('MCP Inspector CLI (Node 22) with the printed mcpServers block: tools/list and tools/call', async () => {
+test('MCP Inspector CLI (Node 22) with the printed mcpServers block: tools/list and tools/call in the legacy, modern and auto eras', async () => {
   const scratch = mkdtempSync(join(tmpdir(), 'toolgate-inspector-'));
   const child = spawnCli(['start', '--json'], {
     TOOLGATE_DATA_DIR: join(scratch, 'data'),
@@ -96,6 +96,51 @@ test('MCP Inspector CLI (Node 22) with the printed mcpServers block: tools/list 
     assert.notEqual(result.isError, true, call.stdout);
     assert.ok(result.structuredContent.items.length > 0, call.stdout);
     assert.match(result.structuredContent.items[0]?.accountId ?? '', /^[A-Z]{2}\d{2}/);
+
+    // The modern era (2026-07-28, server/discover, list results with ttlMs and cacheScope) and the
+    // automatic one, which probes server/discover first: the listing, a public call and a user-scoped call.
+    for (const era of ['modern', 'auto']) {
+      const eraList = await inspector(
+        configFile,
+        ['--protocol-era', era, '--method', 'tools/list'],
+        scratch,
+      );
+      assert.equal(eraList.code, 0, `${era} tools/list failed: ${eraList.stderr.slice(-2000)}`);
+      assert.equal((JSON.parse(eraList.stdout) as { tools: unknown[] }).tools.length, 10, era);
+      const bank = await inspector(
+        configFile,
+        [
+          '--protocol-era',
+          era,
+          '--method',
+          'tools/call',
+          '--tool-name',
+          'fetchBankDetails',
+          '--tool-args-json',
+          JSON.stringify({
+            body: { identificationNumber: '011085645', identificationType: 'ROUTING_NUMBER' },
+          }),
+        ],
+        scratch,
+      );
+      assert.equal(bank.code, 0, `${era} public tools/call failed: ${bank.stderr.slice(-2000)}`);
+      const bankResult = JSON.parse(bank.stdout) as {
+        isError?: boolean;
+        structuredContent: { bankCode: string };
+      };
+      assert.notEqual(bankResult.isError, true, bank.stdout);
+      assert.equal(bankResult.structuredContent.bankCode, '011085645');
+    }
+    const modernCall = await inspector(
+      configFile,
+      ['--protocol-era', 'modern', '--method', 'tools/call', '--tool-name', 'getMyAccountBalance'],
+      scratch,
+    );
+    assert.equal(modernCall.code, 0, `modern user-scoped call: ${modernCall.stderr.slice(-2000)}`);
+    assert.ok(
+      (JSON.parse(modernCall.stdout) as { structuredContent: { items: unknown[] } })
+        .structuredContent.items.length > 0,
+    );
   } finally {
     child.kill('SIGTERM');
     const stopped = await finished(child, 15000);
