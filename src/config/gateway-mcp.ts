@@ -15,6 +15,38 @@ const Timeouts = Type.Object(
   { additionalProperties: false, default: {} },
 );
 
+/** How an operator reshapes one operation's tool without editing the OpenAPI document. */
+export const ToolOverrideSchema = Type.Object(
+  {
+    name: Type.Optional(
+      Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'the tool name agents see' }),
+    ),
+    title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    description: Type.Optional(Type.String({ minLength: 1, maxLength: 8192 })),
+    annotations: Type.Optional(
+      Type.Object(
+        {
+          title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+          readOnlyHint: Type.Optional(Type.Boolean()),
+          destructiveHint: Type.Optional(Type.Boolean()),
+          idempotentHint: Type.Optional(Type.Boolean()),
+          openWorldHint: Type.Optional(Type.Boolean()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    hidden: Type.Optional(
+      Type.Record(Type.String({ minLength: 1 }), Type.Unknown(), {
+        description:
+          'arguments removed from the tool and always sent with this value (checked against the argument schema at load)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export type ToolOverride = Static<typeof ToolOverrideSchema>;
+
 export const BackendSchema = Type.Object(
   {
     name: Type.String({
@@ -51,6 +83,11 @@ export const BackendSchema = Type.Object(
       description: "'all' or the tool names approved by configuration",
     }),
     identity: IdentityForwardingSchema,
+    tools: Type.Record(Type.String({ minLength: 1 }), ToolOverrideSchema, {
+      default: {},
+      description:
+        "per-operation overrides, keyed by the operation's operationId (or its tool name when it has none)",
+    }),
   },
   { additionalProperties: false },
 );
@@ -75,6 +112,7 @@ export function paymentServiceBackends(
     connections: 64,
     approve: 'all' as const,
     identity,
+    tools: {},
   };
   const base = origin.replace(/\/+$/, '');
   return [

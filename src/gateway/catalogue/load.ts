@@ -8,12 +8,14 @@ import { parse as parseYaml } from 'yaml';
 import type { BackendConfig } from '../../config/gateway-mcp.js';
 import { GatewayError } from '../errors.js';
 import { buildCatalogue } from './build.js';
+import { applyOverrides, type BackendOverrides } from './overrides.js';
 import type { BackendDocument, Catalogue, JsonObject } from './types.js';
 
 const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 
 type Backend = Readonly<Pick<BackendConfig, 'name' | 'openapi'>> & {
   readonly injectHeaders: Readonly<Record<string, string>>;
+  readonly tools?: BackendOverrides | undefined;
 };
 
 export async function loadCatalogue(backends: readonly Backend[]): Promise<Catalogue> {
@@ -25,7 +27,10 @@ export async function loadCatalogue(backends: readonly Backend[]): Promise<Catal
       injectedHeaders: Object.keys(backend.injectHeaders),
     });
   }
-  return buildCatalogue(documents);
+  return applyOverrides(
+    buildCatalogue(documents),
+    new Map(backends.map((b) => [b.name, b.tools ?? {}])),
+  );
 }
 
 export async function loadDocument(backend: Backend): Promise<JsonObject> {

@@ -57,6 +57,11 @@ export interface Tool {
   readonly backend: string;
   readonly operationId?: string | undefined;
   readonly operation: OperationBinding;
+  /**
+   * Arguments an operator hid from agents (gateway.backends[].tools.<op>.hidden): not in inputSchema, sent
+   * with these values on every call, whatever the agent sends.
+   */
+  readonly fixedArguments?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** Input of the pure mapping: one backend's already dereferenced OpenAPI document. */

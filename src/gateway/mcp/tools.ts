@@ -93,7 +93,11 @@ export class ToolService {
     if (!client) throw new GatewayError('INTERNAL', 'Internal error: the tool has no backend');
     let request;
     try {
-      request = buildBackendRequest(tool.operation, args as Record<string, unknown>);
+      // Hidden arguments (operator overrides) last: an agent cannot replace a fixed value.
+      const sent = tool.fixedArguments
+        ? { ...(args as Record<string, unknown>), ...tool.fixedArguments }
+        : (args as Record<string, unknown>);
+      request = buildBackendRequest(tool.operation, sent);
     } catch (error) {
       if (error instanceof ArgumentError)
         return errorResult(`Invalid arguments for tool ${tool.name}: ${error.message}`);
