@@ -150,6 +150,11 @@ export const McpSchema = Type.Object(
     pageSize: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
     maxBatchSize: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
     approvalRefreshMs: Type.Integer({ minimum: 0, maximum: 3600000, default: 5000 }),
+    watchDocuments: Type.Boolean({
+      default: false,
+      description:
+        'rebuild the catalogue when a backend OpenAPI document file changes (every replica, as tools reload does)',
+    }),
     serverName: Type.String({ minLength: 1, default: 'toolgate' }),
     instructions: Type.Optional(Type.String()),
   },

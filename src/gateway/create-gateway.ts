@@ -24,7 +24,9 @@ import {
 import { DEV_IDP_PATH, resolveIdentitySettings, type IdentitySettings } from './auth/settings.js';
 import { SubscriptionKeyAuthenticator } from './auth/subscriptions/authenticate.js';
 import { SubscriptionStore } from './auth/subscriptions/store.js';
-import { ToolDirectory, configApprovals } from './catalogue/directory.js';
+import { ToolDirectory, configApprovals, type CatalogueReloader } from './catalogue/directory.js';
+import { watchDocuments } from './catalogue/watch.js';
+import { CatalogueGenerationRepository } from './storage/catalogue-generation.js';
 import { loadCatalogue } from './catalogue/load.js';
 import type { Catalogue } from './catalogue/types.js';
 import { identityHeaders } from './forwarding/identity.js';
@@ -101,13 +103,22 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
 
     const catalogue = options.catalogue ?? (await loadCatalogue(gateway.backends));
     for (const warning of catalogue.warnings) logger.warn({ catalogue: warning }, 'catalogue');
+    const generations = new CatalogueGenerationRepository(stores.db);
     const directory = new ToolDirectory(
       catalogue,
       configApprovals(catalogue, gateway.backends),
       new ApprovalRepository(stores.db),
       gateway.mcp.approvalRefreshMs,
+      Date.now,
+      // A catalogue given by the caller (tests, benchmarks) is fixed; one built from configuration is
+      // rebuilt when an operator asks (toolgate tools reload, or the document watch below).
+      options.catalogue ? undefined : catalogueReloader(config, logger, generations),
     );
     await directory.refresh(true);
+    if (gateway.mcp.watchDocuments && !options.catalogue) {
+      const watch = watchDocuments(gateway.backends, logger, generations);
+      closers.push(() => watch.close());
+    }
 
     const clients = new Map(gateway.backends.map((b) => [b.name, new BackendClient(b)]));
     closers.push(() => Promise.all([...clients.values()].map((c) => c.destroy())));
@@ -225,6 +236,30 @@ async function rateLimiter(
   );
   await limiter.ready(2000);
   return limiter;
+}
+
+/** Rebuilds the catalogue from the backends' documents when the stored generation moves on. */
+function catalogueReloader(
+  config: FrozenConfig,
+  logger: Logger,
+  generations: CatalogueGenerationRepository,
+): CatalogueReloader {
+  const backends = config.gateway.backends;
+  return {
+    generation: () => generations.current(),
+    load: async () => {
+      const catalogue = await loadCatalogue(backends);
+      for (const warning of catalogue.warnings) logger.warn({ catalogue: warning }, 'catalogue');
+      return { catalogue, configApproved: configApprovals(catalogue, backends) };
+    },
+    failed: (generation, error) =>
+      logger.error(
+        { generation, reason: error instanceof Error ? error.message : String(error) },
+        'catalogue reload failed: serving the previous catalogue',
+      ),
+    reloaded: (generation, catalogue) =>
+      logger.info({ generation, tools: catalogue.tools.length }, 'catalogue reloaded'),
+  };
 }
 
 /** The headers each backend gets about the caller, per its `identity` configuration. */

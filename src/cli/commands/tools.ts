@@ -1,5 +1,6 @@
-// `toolgate tools list|approve|revoke`: the tool catalogue and its approval state (stored in the gateway
-// database; configuration `approve` is the default a stored decision overrides).
+// `toolgate tools list|approve|revoke|reload`: the tool catalogue and its approval state (stored in the
+// gateway database; configuration `approve` is the default a stored decision overrides), and the request
+// that every gateway replica rebuild its catalogue from the backends' current OpenAPI documents.
 import { userInfo } from 'node:os';
 import { loadConfig } from '../../config/load.js';
 import type { FrozenConfig } from '../../config/schema.js';
@@ -7,6 +8,7 @@ import { configApprovals } from '../../gateway/catalogue/directory.js';
 import { loadCatalogue } from '../../gateway/catalogue/load.js';
 import type { Catalogue } from '../../gateway/catalogue/types.js';
 import { ApprovalRepository } from '../../gateway/storage/approvals.js';
+import { CatalogueGenerationRepository } from '../../gateway/storage/catalogue-generation.js';
 import { COMMON_OPTIONS, UsageError, parseCommandArgs } from '../args.js';
 import type { StoreLocation } from '../store-location.js';
 import { openGatewayStore } from './gateway-store.js';
@@ -15,11 +17,17 @@ import type { CliContext, Command } from '../context.js';
 const USAGE = `Usage: toolgate tools list [--json]
        toolgate tools approve <tool>... [--json]
        toolgate tools revoke <tool>... [--json]
+       toolgate tools reload [--json]
 
 Shows the tools the gateway builds from its backends' OpenAPI documents, with their security class and
 approval state, and approves or revokes tools. Only approved tools are listed to MCP clients and callable.
 A stored decision (approve/revoke) overrides the backend's "approve" setting in the configuration; running
 gateways pick it up within gateway.mcp.approvalRefreshMs.
+
+"reload" checks that the catalogue builds from the backends' current OpenAPI documents and the
+configuration's overrides, then asks every gateway replica sharing this database to rebuild its catalogue
+(each does within gateway.mcp.approvalRefreshMs, without a restart; 2026-07-28 clients learn of it through
+the listing's ttlMs). A catalogue that does not build changes nothing: the reason is printed, exit 1.
 
 Options:
   -c, --config FILE  configuration file (YAML or JSON); default: $TOOLGATE_CONFIG, else built-in defaults
@@ -48,11 +56,12 @@ export const toolsCommand: Command = {
       return 0;
     }
     const [action, ...names] = positionals;
-    if (action !== 'list' && action !== 'approve' && action !== 'revoke')
-      throw new UsageError('expected "list", "approve" or "revoke" (see --help)');
-    if (action === 'list' && names.length > 0) throw new UsageError('"list" takes no tool names');
-    if (action !== 'list' && names.length === 0)
-      throw new UsageError(`"${action}" needs at least one tool name`);
+    if (action !== 'list' && action !== 'approve' && action !== 'revoke' && action !== 'reload')
+      throw new UsageError('expected "list", "approve", "revoke" or "reload" (see --help)');
+    if ((action === 'list' || action === 'reload') && names.length > 0)
+      throw new UsageError(`"${action}" takes no tool names`);
+    if (action === 'reload') return reload(context, values.config, values.json === true);
+    if (names.length === 0) throw new UsageError(`"${action}" needs at least one tool name`);
     const config = loadConfig({ configPath: values.config, env: context.env });
     const catalogue = await loadCatalogue(config.gateway.backends);
     const { db, location } = await openGatewayStore(config, { mayCreate: action !== 'list' });
@@ -74,6 +83,40 @@ export const toolsCommand: Command = {
     }
   },
 };
+
+async function reload(
+  context: CliContext,
+  configPath: string | undefined,
+  json: boolean,
+): Promise<number> {
+  const config = loadConfig({ configPath, env: context.env });
+  let catalogue: Catalogue;
+  try {
+    catalogue = await loadCatalogue(config.gateway.backends);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    context.stderr.write(
+      `toolgate tools: the catalogue does not build, nothing changed: ${reason}\n`,
+    );
+    return 1;
+  }
+  const { db, location } = await openGatewayStore(config, { mayCreate: false });
+  try {
+    const generation = await new CatalogueGenerationRepository(db).bump(`cli:${safeUser()}`);
+    const refreshMs = config.gateway.mcp.approvalRefreshMs;
+    if (json)
+      context.stdout.write(
+        `${JSON.stringify({ generation, tools: catalogue.tools.length, refreshMs, store: location.summary })}\n`,
+      );
+    else
+      context.stdout.write(
+        `catalogue generation ${generation} requested (${catalogue.tools.length} tools): every gateway replica using ${Object.values(location.summary).join(' ')} rebuilds its catalogue within ${refreshMs} ms\n`,
+      );
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
 
 async function table(
   config: FrozenConfig,

@@ -14,50 +14,107 @@ export interface ToolPage {
   readonly nextCursor?: string | undefined;
 }
 
+/**
+ * Where a new catalogue comes from when an operator asks for one (`toolgate tools reload`, or the document
+ * watch): a generation number every replica reads from the shared store, and the loader that rebuilds the
+ * catalogue from the backends' current OpenAPI documents.
+ */
+export interface CatalogueReloader {
+  generation(): Promise<number>;
+  load(): Promise<{ catalogue: Catalogue; configApproved: ReadonlySet<string> }>;
+  /** A reload that failed: the replica keeps serving the catalogue it has. */
+  failed(generation: number, error: unknown): void;
+  /** A reload that succeeded. */
+  reloaded?(generation: number, catalogue: Catalogue): void;
+}
+
 export class ToolDirectory {
   private stored: ReadonlyMap<string, ApprovalState> = new Map();
   private loadedAt = -Infinity;
   private pending: Promise<void> | undefined;
+  private current: Catalogue;
+  private approvedByConfig: ReadonlySet<string>;
+  /** The generation this replica last loaded (or tried to); undefined until the first refresh. */
+  private generation: number | undefined;
 
   constructor(
-    readonly catalogue: Catalogue,
+    catalogue: Catalogue,
     /** Tool names approved by configuration. */
-    private readonly configApproved: ReadonlySet<string>,
+    configApproved: ReadonlySet<string>,
     private readonly source?: ApprovalSource,
     private readonly refreshMs = 5000,
     private readonly now: () => number = Date.now,
-  ) {}
+    private readonly reloader?: CatalogueReloader,
+  ) {
+    this.current = catalogue;
+    this.approvedByConfig = configApproved;
+  }
 
-  /** Re-reads the stored approval state when older than refreshMs (all replicas converge). */
+  /** The catalogue being served (replaced as a whole by a reload). */
+  get catalogue(): Catalogue {
+    return this.current;
+  }
+
+  /**
+   * Re-reads the stored approval state, and the catalogue generation, when older than refreshMs (all
+   * replicas converge within refreshMs of a change). A generation newer than the one loaded rebuilds the
+   * catalogue; the first refresh only records the generation the starting catalogue belongs to.
+   */
   async refresh(force = false): Promise<void> {
     if (!this.source) return;
     if (!force && this.now() - this.loadedAt < this.refreshMs) return;
-    this.pending ??= this.source
-      .load()
-      .then((state) => {
-        this.stored = state;
-        this.loadedAt = this.now();
-      })
-      .finally(() => {
-        this.pending = undefined;
-      });
+    this.pending ??= this.reread().finally(() => {
+      this.pending = undefined;
+    });
     await this.pending;
+  }
+
+  private async reread(): Promise<void> {
+    const [state, generation] = await Promise.all([
+      this.source?.load() ?? new Map<string, ApprovalState>(),
+      this.reloader?.generation(),
+    ]);
+    this.stored = state;
+    this.loadedAt = this.now();
+    if (this.reloader === undefined || generation === undefined) return;
+    if (this.generation === undefined || generation <= this.generation) {
+      this.generation ??= generation;
+      return;
+    }
+    this.generation = generation;
+    // In the background: requests keep the catalogue they have until the new one is complete (a document
+    // behind a URL may take seconds), then the swap is one assignment.
+    this.reloading = this.reload(this.reloader, generation);
+  }
+
+  /** The reload in progress, if any (tests and shutdown wait on it). */
+  reloading: Promise<void> | undefined;
+
+  private async reload(reloader: CatalogueReloader, generation: number): Promise<void> {
+    try {
+      const next = await reloader.load();
+      this.current = next.catalogue;
+      this.approvedByConfig = next.configApproved;
+      reloader.reloaded?.(generation, next.catalogue);
+    } catch (error) {
+      reloader.failed(generation, error);
+    }
   }
 
   isApproved(name: string): boolean {
     const state = this.stored.get(name);
     if (state !== undefined) return state === 'approved';
-    return this.configApproved.has(name);
+    return this.approvedByConfig.has(name);
   }
 
   /** The tool if it exists, is approved and `visible` allows it. */
   find(name: string, visible: (name: string) => boolean): Tool | undefined {
-    const tool = this.catalogue.byName.get(name);
+    const tool = this.current.byName.get(name);
     return tool && this.isApproved(name) && visible(name) ? tool : undefined;
   }
 
   page(cursor: string | undefined, size: number, visible: (name: string) => boolean): ToolPage {
-    const tools = this.catalogue.tools;
+    const tools = this.current.tools;
     let start = 0;
     if (cursor !== undefined) start = firstAfter(tools, decodeCursor(cursor));
     const out: Tool[] = [];

@@ -35,7 +35,8 @@ export interface CallTrace {
 }
 
 export class ToolService {
-  private readonly shapes = new Map<string, Map<string, string>>();
+  /** Per revision family, each tool's listing JSON; keyed by the Tool object, so a reload starts afresh. */
+  private readonly shapes = new Map<string, WeakMap<Tool, string>>();
 
   constructor(private readonly options: ToolServiceOptions) {}
 
@@ -149,15 +150,15 @@ export class ToolService {
         : '2024-11-05';
     let cache = this.shapes.get(family);
     if (!cache) {
-      cache = new Map();
+      cache = new WeakMap();
       this.shapes.set(family, cache);
     }
-    let shaped = cache.get(tool.name);
+    let shaped = cache.get(tool);
     if (!shaped) {
       const described = describeTool(tool, family === 'current');
       if (family === '2024-11-05') delete described.annotations;
       shaped = JSON.stringify(described);
-      cache.set(tool.name, shaped);
+      cache.set(tool, shaped);
     }
     return shaped;
   }

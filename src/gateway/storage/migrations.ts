@@ -12,4 +12,14 @@ export const gatewayMigrations: readonly Migration[] = [
   updated_by TEXT NOT NULL
 )`,
   },
+  {
+    version: 2,
+    name: 'catalogue generation',
+    up: `CREATE TABLE gateway_catalogue_generation (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  generation INTEGER NOT NULL,
+  updated_at TEXT NOT NULL,
+  updated_by TEXT NOT NULL
+)`,
+  },
 ];

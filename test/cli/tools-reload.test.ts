@@ -1,0 +1,62 @@
+// `toolgate tools reload`: checks that the catalogue builds from the current documents and overrides,
+// then raises the catalogue generation in the gateway database (every replica on it rebuilds; see
+// test/gateway/catalogue/reload.test.ts); a catalogue that does not build changes nothing, exit 1.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config/load.js';
+import { openGatewayDatabase } from '../../src/gateway/storage/database.js';
+import { CatalogueGenerationRepository } from '../../src/gateway/storage/catalogue-generation.js';
+import { runCli } from '../helpers/process.js';
+
+test('tools reload: generation 1, 2 …; a document that does not build → exit 1, generation unchanged', async () => {
+  const project = mkdtempSync(join(tmpdir(), 'toolgate-reload-cli-'));
+  const document = join(project, 'backend.yaml');
+  copyFileSync(
+    join(process.cwd(), 'test', 'fixtures', 'openapi', 'fixture-backend.yaml'),
+    document,
+  );
+  const configFile = join(project, 'toolgate.yaml');
+  writeFileSync(
+    configFile,
+    [
+      'dataDir: state',
+      'gateway:',
+      '  backends:',
+      '    - name: fixture',
+      '      baseUrl: http://127.0.0.1:9/api/v1',
+      `      openapi: { file: ${JSON.stringify(document)} }`,
+      '      approve: all',
+      '',
+    ].join('\n'),
+  );
+  // The gateway's store, as a running gateway (or `toolgate keys create`) leaves it.
+  const config = loadConfig({ configPath: configFile, env: {} });
+  const db = await openGatewayDatabase(config.gateway.database, config.dataDir);
+  await db.close();
+
+  const first = await runCli(['tools', 'reload', '--config', configFile, '--json']);
+  assert.equal(first.code, 0, first.stderr);
+  const out = JSON.parse(first.stdout) as { generation: number; tools: number; refreshMs: number };
+  assert.equal(out.generation, 1);
+  assert.equal(out.tools, 8);
+  assert.equal(out.refreshMs, 5000);
+  const second = await runCli(['tools', 'reload', '--config', configFile]);
+  assert.equal(second.code, 0, second.stderr);
+  assert.match(second.stdout, /^catalogue generation 2 requested \(8 tools\)/);
+
+  writeFileSync(document, 'openapi: 3.1.0\npaths: [broken\n');
+  const broken = await runCli(['tools', 'reload', '--config', configFile]);
+  assert.equal(broken.code, 1);
+  assert.match(broken.stderr, /^toolgate tools: the catalogue does not build, nothing changed: /);
+  const check = await openGatewayDatabase(config.gateway.database, config.dataDir);
+  try {
+    assert.equal(await new CatalogueGenerationRepository(check).current(), 2);
+  } finally {
+    await check.close();
+  }
+  const usage = await runCli(['tools', 'reload', 'getPayment', '--config', configFile]);
+  assert.equal(usage.code, 2);
+});
