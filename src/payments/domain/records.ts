@@ -4,7 +4,7 @@ import type { PaymentStatus } from './lifecycle.js';
 import { at, cloneJson, hasSchedule, num, obj, str, type PaymentRecord } from './record.js';
 
 /** Fields of paymentInstructionReference the service owns (client values are replaced). */
-const SERVER_FIELDS = ['identification', 'status', 'reason', 'usedMechanism'];
+const SERVER_FIELDS = ['identification', 'status', 'reason', 'statusReasons', 'usedMechanism'];
 
 /** INITIATED, or SCHEDULED when the record has a schedule or a future requested execution date. */
 export function initialStatus(record: PaymentRecord, now: Date): PaymentStatus {
@@ -34,16 +34,37 @@ export function prepareRecord(
   return record;
 }
 
-/** The record as the API returns it: stored record plus current status and reason. */
+/** One entry of `statusReasons`: where, which rule, the ISO 20022 reason code and a message. */
+export interface StatusReason {
+  readonly pointer: string;
+  readonly code: string;
+  readonly reason: string;
+  readonly message: string;
+}
+
+/**
+ * The record as the API returns it: stored record plus current status and reason, and (validatePayment)
+ * every status reason found. Status fields the client sent are replaced, never echoed.
+ */
 export function renderRecord(
   record: PaymentRecord,
   status: PaymentStatus | null,
   reason: string | null,
+  statusReasons: readonly StatusReason[] = [],
 ): PaymentRecord {
   const out = cloneJson(record);
   const reference = { ...(obj(out['paymentInstructionReference']) ?? {}) };
+  delete reference['reason'];
+  delete reference['statusReasons'];
   reference['status'] = status;
   if (reason !== null) reference['reason'] = reason;
+  if (statusReasons.length > 0)
+    reference['statusReasons'] = statusReasons.map(({ pointer, code, reason: r, message }) => ({
+      pointer,
+      code,
+      reason: r,
+      message,
+    }));
   out['paymentInstructionReference'] = reference;
   return out;
 }

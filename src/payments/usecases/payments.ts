@@ -11,7 +11,7 @@ import {
   prepareRecord,
   renderRecord,
 } from '../domain/records.js';
-import { checkBusinessRules } from '../domain/rules.js';
+import { checkPaymentRules, type RuleViolation } from '../domain/rules.js';
 import type { StoredResponse } from '../storage/idempotency.js';
 import {
   findPayment,
@@ -27,13 +27,8 @@ export function render(p: StoredPayment): PaymentRecord {
   return renderRecord(p.record, p.status, p.reason);
 }
 
-/** Throws 422 with every business-rule problem of the record. */
-export function enforceRules(record: PaymentRecord): void {
-  const errors = checkBusinessRules(record).map(({ pointer, code, message }) => ({
-    pointer,
-    code,
-    message,
-  }));
+/** Throws 422 listing every problem (pointer, code, ISO 20022 reason, message) when there are any. */
+export function refuseViolations(errors: readonly RuleViolation[]): void {
   if (errors.length > 0) {
     throw new PaymentError(
       'BUSINESS_RULE_VIOLATION',
@@ -43,12 +38,20 @@ export function enforceRules(record: PaymentRecord): void {
   }
 }
 
-/** validatePayment: the record with status and reason filled in by the rules; stores nothing. */
+/** Throws 422 with every business-rule problem of the record. */
+export function enforceRules(record: PaymentRecord): void {
+  refuseViolations(checkPaymentRules(record));
+}
+
+/**
+ * validatePayment: the record with status and reason filled in by the rules, and every problem listed in
+ * `statusReasons` (the per-field status reasons of a pain.002 report); stores nothing.
+ */
 export function validateRecord(record: PaymentRecord, now: Date): PaymentRecord {
-  const errors = checkBusinessRules(record);
+  const errors = checkPaymentRules(record);
   const first = errors[0];
   return first
-    ? renderRecord(record, 'FAILED', first.reason)
+    ? renderRecord(record, 'FAILED', first.reason, errors)
     : renderRecord(record, initialStatus(record, now), 'ACTC');
 }
 
