@@ -1,6 +1,7 @@
 // Turning submitted records into stored ones and stored ones into responses (pure).
 import { toDecimalString } from './currencies.js';
 import type { PaymentStatus } from './lifecycle.js';
+import { electronicIban, isIbanAccount } from './rules/identifiers.js';
 import { at, cloneJson, hasSchedule, num, obj, str, type PaymentRecord } from './record.js';
 
 /** Fields of paymentInstructionReference the service owns (client values are replaced). */
@@ -19,7 +20,10 @@ export function initialStatus(record: PaymentRecord, now: Date): PaymentStatus {
   return 'INITIATED';
 }
 
-/** The record to store: the client's record with the service-owned reference fields set. */
+/**
+ * The record to store: the client's record with the service-owned reference fields set and IBANs in their
+ * electronic form (as pain.001 carries them: no spaces, upper case).
+ */
 export function prepareRecord(
   submitted: PaymentRecord,
   fields: { identification: string; uetr: string; usedMechanism?: string | undefined },
@@ -31,6 +35,12 @@ export function prepareRecord(
   reference['uetr'] = fields.uetr;
   if (fields.usedMechanism !== undefined) reference['usedMechanism'] = fields.usedMechanism;
   record['paymentInstructionReference'] = reference;
+  for (const name of ['payerAccountReference', 'payeeAccountReference']) {
+    const account = obj(at(record, name, 'paymentInstructionAccount'));
+    const id = str(account?.['accountId']);
+    if (account && id !== undefined && isIbanAccount(id, str(account['numberType'])))
+      account['accountId'] = electronicIban(id);
+  }
   return record;
 }
 

@@ -1,10 +1,12 @@
 // Field rules (pure): what each field of a record must satisfy on its own or with its neighbours
 // (currencies, precision, exchange rate, countries, IBAN, BIC, uetr, date order and offsets). They
 // apply to payment records and to the shared parts of fee queries. Documented in docs/decisions.md.
-import { isValidBIC, isValidIBAN, electronicFormatIBAN } from 'ibantools';
+import { isValidBIC, isValidIBAN } from 'ibantools';
+import { parseRoutingNumber } from '../../directory/routing-number.js';
 import { isCountry } from '../countries.js';
 import { decimalsOf, isCurrency, minorUnit } from '../currencies.js';
 import { at, num, obj, str, type PaymentRecord } from '../record.js';
+import { electronicIban, isIbanAccount, isUsRoutingNumber } from './identifiers.js';
 import type { RuleViolation } from './violation.js';
 
 const PARTIES = ['payerReference', 'payeeReference', 'payerBankReference', 'payeeBankReference'];
@@ -94,16 +96,12 @@ export function checkFieldRules(record: PaymentRecord): RuleViolation[] {
     const id = str(account?.['accountId']);
     if (!account || id === undefined) continue;
     const numberType = str(account['numberType'])?.toUpperCase();
-    const looksLikeIban = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(id);
-    if (
-      (numberType === 'IBAN' || (numberType === undefined && looksLikeIban)) &&
-      !isValidIBAN(electronicFormatIBAN(id) ?? id)
-    ) {
+    if (isIbanAccount(id, numberType) && !isValidIBAN(electronicIban(id))) {
       add(
         `/${name}/paymentInstructionAccount/accountId`,
         'IBAN_INVALID',
         'AC01',
-        'not a valid IBAN (country, length or check digits)',
+        `${electronicIban(id)} is not a valid IBAN (country, length or check digits)`,
       );
     }
     if ((numberType === 'BIC' || numberType === 'SWIFT_CODE') && !isValidBIC(id)) {
@@ -128,6 +126,16 @@ export function checkFieldRules(record: PaymentRecord): RuleViolation[] {
       );
     const org = obj(at(party, 'organisationIdentification'));
     const orgId = str(org?.['identificationNo']);
+    if (orgId !== undefined && isUsRoutingNumber(party)) {
+      const parsed = parseRoutingNumber(orgId);
+      if (!parsed.ok)
+        add(
+          `${p}/organisationIdentification/identificationNo`,
+          'ROUTING_NUMBER_INVALID',
+          'RC01',
+          `${orgId} is not a valid US routing number: ${parsed.reason}`,
+        );
+    }
     if (org?.['type'] === 'BICFI' && orgId !== undefined && !isValidBIC(orgId)) {
       add(
         `${p}/organisationIdentification/identificationNo`,
