@@ -113,6 +113,7 @@ test('start: the demo key, token and mcpServers block work end to end; SIGTERM e
           payerAccountReference: {
             paymentInstructionAccount: { accountId: 'DE89370400440532013000' },
           },
+          payeeReference: { involvedParty: { partyName: 'Ada Lovelace' } },
           payeeAccountReference: {
             paymentInstructionAccount: { accountId: 'GB29NWBK60161331926819' },
           },

@@ -2,13 +2,25 @@
 // its JSON pointer, stable code, ISO 20022 reason code and message. createPayment and updatePayment refuse a
 // record with problems (422); validatePayment reports them. The rules are listed in docs/decisions.md.
 import type { PaymentRecord } from './record.js';
+import { checkDateRules } from './rules/dates.js';
 import { checkFieldRules } from './rules/fields.js';
+import { checkPartyRules } from './rules/parties.js';
 import type { RuleViolation } from './rules/violation.js';
 
 export type { RuleViolation } from './rules/violation.js';
 export { checkFieldRules } from './rules/fields.js';
 
+/** What the rules know beyond the record itself. */
+export interface RuleContext {
+  /** The service's clock (tests pin it). */
+  readonly now: Date;
+}
+
 /** Every business-rule problem of a payment record (empty when it may be accepted). */
-export function checkPaymentRules(record: PaymentRecord): RuleViolation[] {
-  return [...checkFieldRules(record)];
+export function checkPaymentRules(record: PaymentRecord, context: RuleContext): RuleViolation[] {
+  return [
+    ...checkFieldRules(record),
+    ...checkPartyRules(record),
+    ...checkDateRules(record, context.now),
+  ];
 }

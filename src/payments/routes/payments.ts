@@ -56,7 +56,7 @@ export async function paymentRoutes(
     const user = requireUser(await ctx.identity.resolve(req));
     checkRequest(ctx, 'createPayment', req);
     const record = req.body as PaymentRecord;
-    enforceRules(record);
+    enforceRules(record, { now: ctx.now() });
     const path = `${basePath}/payments`;
     const outcome = await ctx.idempotency.run(
       idempotencyFor(req, `user:${user.userId}`, path, record),
@@ -103,7 +103,7 @@ export async function paymentRoutes(
     const user = requireUser(await ctx.identity.resolve(req));
     checkRequest(ctx, 'updatePayment', req);
     const record = req.body as PaymentRecord;
-    enforceRules(record);
+    enforceRules(record, { now: ctx.now() });
     const id = req.params.externalReferenceNo;
     const claim = idempotencyFor(req, `user:${user.userId}`, `${basePath}/payments/${id}`, record);
     const outcome = await ctx.idempotency.run(claim, (tx) =>

@@ -11,7 +11,7 @@ import {
   prepareRecord,
   renderRecord,
 } from '../domain/records.js';
-import { checkPaymentRules, type RuleViolation } from '../domain/rules.js';
+import { checkPaymentRules, type RuleContext, type RuleViolation } from '../domain/rules.js';
 import type { StoredResponse } from '../storage/idempotency.js';
 import {
   findPayment,
@@ -39,8 +39,8 @@ export function refuseViolations(errors: readonly RuleViolation[]): void {
 }
 
 /** Throws 422 with every business-rule problem of the record. */
-export function enforceRules(record: PaymentRecord): void {
-  refuseViolations(checkPaymentRules(record));
+export function enforceRules(record: PaymentRecord, context: RuleContext): void {
+  refuseViolations(checkPaymentRules(record, context));
 }
 
 /**
@@ -48,7 +48,7 @@ export function enforceRules(record: PaymentRecord): void {
  * `statusReasons` (the per-field status reasons of a pain.002 report); stores nothing.
  */
 export function validateRecord(record: PaymentRecord, now: Date): PaymentRecord {
-  const errors = checkPaymentRules(record);
+  const errors = checkPaymentRules(record, { now });
   const first = errors[0];
   return first
     ? renderRecord(record, 'FAILED', first.reason, errors)
