@@ -5,6 +5,7 @@ import type { PaymentRecord } from './record.js';
 import { checkDateRules } from './rules/dates.js';
 import { checkFieldRules } from './rules/fields.js';
 import { checkPartyRules } from './rules/parties.js';
+import { checkSchemeRules } from './rules/schemes.js';
 import type { RuleViolation } from './rules/violation.js';
 
 export type { RuleViolation } from './rules/violation.js';
@@ -14,6 +15,8 @@ export { checkFieldRules } from './rules/fields.js';
 export interface RuleContext {
   /** The service's clock (tests pin it). */
   readonly now: Date;
+  /** The Used-Mechanism header, when the request has one (it may name the scheme). */
+  readonly usedMechanism?: string | undefined;
 }
 
 /** Every business-rule problem of a payment record (empty when it may be accepted). */
@@ -22,5 +25,6 @@ export function checkPaymentRules(record: PaymentRecord, context: RuleContext): 
     ...checkFieldRules(record),
     ...checkPartyRules(record),
     ...checkDateRules(record, context.now),
+    ...checkSchemeRules(record, context.usedMechanism),
   ];
 }

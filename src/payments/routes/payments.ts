@@ -56,7 +56,7 @@ export async function paymentRoutes(
     const user = requireUser(await ctx.identity.resolve(req));
     checkRequest(ctx, 'createPayment', req);
     const record = req.body as PaymentRecord;
-    enforceRules(record, { now: ctx.now() });
+    enforceRules(record, { now: ctx.now(), usedMechanism: header(req, 'used-mechanism') });
     const path = `${basePath}/payments`;
     const outcome = await ctx.idempotency.run(
       idempotencyFor(req, `user:${user.userId}`, path, record),
@@ -103,7 +103,7 @@ export async function paymentRoutes(
     const user = requireUser(await ctx.identity.resolve(req));
     checkRequest(ctx, 'updatePayment', req);
     const record = req.body as PaymentRecord;
-    enforceRules(record, { now: ctx.now() });
+    enforceRules(record, { now: ctx.now(), usedMechanism: header(req, 'used-mechanism') });
     const id = req.params.externalReferenceNo;
     const claim = idempotencyFor(req, `user:${user.userId}`, `${basePath}/payments/${id}`, record);
     const outcome = await ctx.idempotency.run(claim, (tx) =>
@@ -139,6 +139,7 @@ export async function paymentRoutes(
   app.post('/payments/validate', async (req: FastifyRequest, reply: FastifyReply) => {
     await ctx.identity.resolve(req); // a spoofed identity is refused even on public operations
     checkRequest(ctx, 'validatePayment', req);
-    return reply.code(201).send(validateRecord(req.body as PaymentRecord, ctx.now()));
+    const context = { now: ctx.now(), usedMechanism: header(req, 'used-mechanism') };
+    return reply.code(201).send(validateRecord(req.body as PaymentRecord, context));
   });
 }

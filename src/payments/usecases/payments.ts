@@ -47,8 +47,9 @@ export function enforceRules(record: PaymentRecord, context: RuleContext): void 
  * validatePayment: the record with status and reason filled in by the rules, and every problem listed in
  * `statusReasons` (the per-field status reasons of a pain.002 report); stores nothing.
  */
-export function validateRecord(record: PaymentRecord, now: Date): PaymentRecord {
-  const errors = checkPaymentRules(record, { now });
+export function validateRecord(record: PaymentRecord, context: RuleContext): PaymentRecord {
+  const { now } = context;
+  const errors = checkPaymentRules(record, context);
   const first = errors[0];
   return first
     ? renderRecord(record, 'FAILED', first.reason, errors)
