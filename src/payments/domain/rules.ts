@@ -5,11 +5,13 @@ import type { PaymentRecord } from './record.js';
 import { checkDateRules } from './rules/dates.js';
 import { checkFieldRules } from './rules/fields.js';
 import { checkPartyRules } from './rules/parties.js';
+import { checkPayerAccount, type PayerAccount } from './rules/payer-account.js';
 import { checkSchemeRules } from './rules/schemes.js';
 import type { RuleViolation } from './rules/violation.js';
 
 export type { RuleViolation } from './rules/violation.js';
 export { checkFieldRules } from './rules/fields.js';
+export type { PayerAccount } from './rules/payer-account.js';
 
 /** What the rules know beyond the record itself. */
 export interface RuleContext {
@@ -17,6 +19,11 @@ export interface RuleContext {
   readonly now: Date;
   /** The Used-Mechanism header, when the request has one (it may name the scheme). */
   readonly usedMechanism?: string | undefined;
+  /**
+   * The calling user's accounts with their available balances, when the accounts API knows the user;
+   * undefined otherwise (no user, or a user without accounts): ownership and balance are then not checked.
+   */
+  readonly payerAccounts?: readonly PayerAccount[] | undefined;
 }
 
 /** Every business-rule problem of a payment record (empty when it may be accepted). */
@@ -26,5 +33,6 @@ export function checkPaymentRules(record: PaymentRecord, context: RuleContext): 
     ...checkPartyRules(record),
     ...checkDateRules(record, context.now),
     ...checkSchemeRules(record, context.usedMechanism),
+    ...(context.payerAccounts ? checkPayerAccount(record, context.payerAccounts, context.now) : []),
   ];
 }

@@ -1,6 +1,7 @@
 // The payment operations (parse → rules → storage), independent of HTTP details. Each returns the
 // response to send (status + body + headers) so the idempotency layer can store and replay it.
 import type { SqlExecutor } from '../../shared/db/types.js';
+import type { ProblemFieldError } from '../../shared/http/problem.js';
 import { decideCancellation, type CancellationRequest } from '../domain/cancellation.js';
 import { PaymentError } from '../domain/errors.js';
 import { UPDATABLE, type PaymentStatus } from '../domain/lifecycle.js';
@@ -19,6 +20,7 @@ import {
   updatePaymentIfVersion,
   type StoredPayment,
 } from '../storage/payments-repo.js';
+import { payerAccountsOf } from './accounts.js';
 import { newPaymentId, newUetr } from './ids.js';
 
 export const etagOf = (version: number): string => `"v${version}"`;
@@ -28,7 +30,7 @@ export function render(p: StoredPayment): PaymentRecord {
 }
 
 /** Throws 422 listing every problem (pointer, code, ISO 20022 reason, message) when there are any. */
-export function refuseViolations(errors: readonly RuleViolation[]): void {
+export function refuseViolations(errors: readonly (RuleViolation | ProblemFieldError)[]): void {
   if (errors.length > 0) {
     throw new PaymentError(
       'BUSINESS_RULE_VIOLATION',
@@ -36,11 +38,6 @@ export function refuseViolations(errors: readonly RuleViolation[]): void {
       errors,
     );
   }
-}
-
-/** Throws 422 with every business-rule problem of the record. */
-export function enforceRules(record: PaymentRecord, context: RuleContext): void {
-  refuseViolations(checkPaymentRules(record, context));
 }
 
 /**
@@ -64,7 +61,29 @@ export interface CreateInput {
   readonly now: Date;
 }
 
+/** The rule context of a signed-in user's request: clock, mechanism and the user's own accounts. */
+export async function userRuleContext(
+  db: SqlExecutor,
+  owner: string,
+  request: { now: Date; usedMechanism?: string | undefined; exceptId?: string; lock?: boolean },
+): Promise<RuleContext> {
+  const { exceptId, lock, ...rest } = request;
+  return {
+    ...rest,
+    payerAccounts: await payerAccountsOf(db, owner, {
+      ...(exceptId !== undefined ? { exceptId } : {}),
+      ...(lock !== undefined ? { lock } : {}),
+    }),
+  };
+}
+
 export async function createPayment(tx: SqlExecutor, input: CreateInput): Promise<StoredResponse> {
+  const context = await userRuleContext(tx, input.owner, {
+    now: input.now,
+    usedMechanism: input.usedMechanism,
+    lock: true,
+  });
+  refuseViolations(checkPaymentRules(input.record, context));
   const id = newPaymentId(input.now);
   const record = prepareRecord(input.record, {
     identification: id,
@@ -125,15 +144,20 @@ export async function updatePayment(tx: SqlExecutor, input: UpdateInput): Promis
     ['identification', reference('identification'), current.id],
     ['uetr', reference('uetr')?.toLowerCase(), oldUetr],
   ] as const;
-  const errors = immutable
+  const changed = immutable
     .filter(([, given, stored]) => given !== undefined && given !== stored)
     .map(([field]) => ({
       pointer: `/paymentInstructionReference/${field}`,
       code: 'IMMUTABLE_FIELD',
       message: `${field} cannot be changed`,
     }));
-  if (errors.length > 0)
-    throw new PaymentError('BUSINESS_RULE_VIOLATION', 'Some fields cannot be changed.', errors);
+  const context = await userRuleContext(tx, input.owner, {
+    now: input.now,
+    usedMechanism: input.usedMechanism,
+    exceptId: current.id,
+    lock: true,
+  });
+  refuseViolations([...changed, ...checkPaymentRules(input.record, context)]);
 
   const record = prepareRecord(input.record, {
     identification: current.id,
