@@ -21,6 +21,26 @@ export function initialStatus(record: PaymentRecord, now: Date): PaymentStatus {
 }
 
 /**
+ * The status after an update: kept, unless the update changes what decides between INITIATED and
+ * SCHEDULED (the schedule or the requested execution date); then decided afresh. SUSPENDED stays.
+ * Time passing alone never moves a payment: that is the clearing side's (operator endpoint).
+ */
+export function statusAfterUpdate(
+  current: PaymentStatus,
+  before: PaymentRecord,
+  after: PaymentRecord,
+  now: Date,
+): PaymentStatus {
+  if (current !== 'INITIATED' && current !== 'SCHEDULED') return current;
+  const timing = (r: PaymentRecord) =>
+    JSON.stringify([
+      at(r, 'paymentInstruction', 'schedule') ?? null,
+      at(r, 'paymentInstruction', 'paymentDates', 'requestedExecutionDate') ?? null,
+    ]);
+  return timing(before) === timing(after) ? current : initialStatus(after, now);
+}
+
+/**
  * The record to store: the client's record with the service-owned reference fields set and IBANs in their
  * electronic form (as pain.001 carries them: no spaces, upper case).
  */

@@ -2,6 +2,7 @@
 // its JSON pointer, stable code, ISO 20022 reason code and message. createPayment and updatePayment refuse a
 // record with problems (422); validatePayment reports them. The rules are listed in docs/decisions.md.
 import type { PaymentRecord } from './record.js';
+import { checkCompleteness } from './rules/completeness.js';
 import { checkDateRules } from './rules/dates.js';
 import { checkFieldRules } from './rules/fields.js';
 import { checkPartyRules } from './rules/parties.js';
@@ -29,6 +30,7 @@ export interface RuleContext {
 /** Every business-rule problem of a payment record (empty when it may be accepted). */
 export function checkPaymentRules(record: PaymentRecord, context: RuleContext): RuleViolation[] {
   return [
+    ...checkCompleteness(record),
     ...checkFieldRules(record),
     ...checkPartyRules(record),
     ...checkDateRules(record, context.now),

@@ -4,13 +4,14 @@ import type { SqlExecutor } from '../../shared/db/types.js';
 import type { ProblemFieldError } from '../../shared/http/problem.js';
 import { decideCancellation, type CancellationRequest } from '../domain/cancellation.js';
 import { PaymentError } from '../domain/errors.js';
-import { UPDATABLE, type PaymentStatus } from '../domain/lifecycle.js';
+import { UPDATABLE } from '../domain/lifecycle.js';
 import { at, str, type PaymentRecord } from '../domain/record.js';
 import {
   initialStatus,
   instructedAmountOf,
   prepareRecord,
   renderRecord,
+  statusAfterUpdate,
 } from '../domain/records.js';
 import { checkPaymentRules, type RuleContext, type RuleViolation } from '../domain/rules.js';
 import type { StoredResponse } from '../storage/idempotency.js';
@@ -166,8 +167,7 @@ export async function updatePayment(tx: SqlExecutor, input: UpdateInput): Promis
       input.usedMechanism ??
       str(at(current.record, 'paymentInstructionReference', 'usedMechanism')),
   });
-  const status: PaymentStatus =
-    current.status === 'SUSPENDED' ? 'SUSPENDED' : initialStatus(record, input.now);
+  const status = statusAfterUpdate(current.status, current.record, record, input.now);
   const amount = instructedAmountOf(record);
   const updated = await updatePaymentIfVersion(tx, current, expected, {
     record,
