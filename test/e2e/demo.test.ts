@@ -110,9 +110,13 @@ test('start: the demo key, token and mcpServers block work end to end; SIGTERM e
       name: 'createPayment',
       arguments: {
         body: {
+          // The payer account must be alice's own (the accounts API knows her now).
           payerAccountReference: {
-            paymentInstructionAccount: { accountId: 'DE89370400440532013000' },
+            paymentInstructionAccount: {
+              accountId: balance.body.result.structuredContent.items[0].accountId as string,
+            },
           },
+          payeeReference: { involvedParty: { partyName: 'Ada Lovelace' } },
           payeeAccountReference: {
             paymentInstructionAccount: { accountId: 'GB29NWBK60161331926819' },
           },

@@ -55,7 +55,12 @@ forEachStore('accounts API', (kind) => {
       [start['accountId'], start['bookedBalance'], start['availableBalance']],
       [demoIbanFor('carol'), 5000, 5000],
     );
-    const created = json(await send(h, 'carol', 'POST', 'payments', samplePayment()));
+    const fromCarol = samplePayment({
+      payerAccountReference: {
+        paymentInstructionAccount: { accountId: demoIbanFor('carol'), numberType: 'IBAN' },
+      },
+    });
+    const created = json(await send(h, 'carol', 'POST', 'payments', fromCarol));
     const id = String(
       (created['paymentInstructionReference'] as Record<string, unknown>)['identification'],
     );

@@ -50,7 +50,7 @@ const schedule = (extra: Record<string, unknown>) =>
 forEachStore('lifecycle', (kind) => {
   let h: Harness;
   before(async () => {
-    h = await openHarness(kind);
+    h = await openHarness(kind, { now: () => new Date('2026-11-25T08:00:00Z') });
   });
   after(async () => h.close());
 

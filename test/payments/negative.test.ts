@@ -161,7 +161,7 @@ describe('derived schema table', () => {
 forEachStore('negative: every schema constraint via validatePayment', (kind) => {
   let h: Harness;
   before(async () => {
-    h = await openHarness(kind);
+    h = await openHarness(kind, { now: () => new Date('2026-11-25T08:00:00Z') });
   });
   after(async () => h.close());
 

@@ -74,66 +74,84 @@ const accountArb = fc.record({
   ),
 });
 
-const recordArb = fc.record(
-  {
-    payerAccountReference: accountArb,
-    payeeAccountReference: accountArb,
-    payeeReference: fc.record({ involvedParty: partyArb }),
-    payerReference: fc.record({ involvedParty: partyArb }),
-    paymentInstruction: fc.record(
-      {
-        amount: amountArb,
-        chargeBearer: enumNamed('ChargeBearer'),
-        priority: enumNamed('Priority'),
-        clearingChannel: enumAt('PaymentInstruction', 'clearingChannel'),
-        instructionType: enumNamed('TransactionCode'),
-        creditDebtIndicator: enumAt('PaymentInstruction', 'creditDebtIndicator'),
-        directionType: enumAt('PaymentInstruction', 'directionType'),
-      },
-      { requiredKeys: ['amount', 'chargeBearer'] },
-    ),
-    paymentProcessingConfiguration: fc.record(
-      {
-        localInstrument: enumAt('PaymentProcessingConfiguration', 'localInstrument'),
-        paymentArrangement: fc.record(
-          {
-            serviceType: enumAt('PaymentArrangement', 'serviceType'),
-            paymentType: enumNamed('TransactionCode'),
-            categoryPurpose: enumAt('PaymentArrangement', 'categoryPurpose'),
-            paymentSeq: enumAt('PaymentArrangement', 'paymentSeq'),
-          },
-          { requiredKeys: [] },
-        ),
-        remittanceInfo: fc.record({ type: enumAt('RemittanceInfo', 'type'), content: text(140) }),
-      },
-      { requiredKeys: ['localInstrument'] },
-    ),
-    paymentInstructionReference: fc.record(
-      {
-        reference: text(35),
-        description: text(140),
-        etoeIdentification: text(35),
-        uetr: fc.uuid({ version: 4 }),
-      },
-      { requiredKeys: [] },
-    ),
-    customFields: fc.dictionary(
-      // __proto__ is refused by design (FORBIDDEN_PROPERTY_NAME; see negative.test.ts).
-      fc.string({ minLength: 1, maxLength: 10 }).filter((key) => key !== '__proto__'),
-      fc.oneof(fc.string(), fc.integer(), fc.boolean()),
-      { maxKeys: 5 },
-    ),
-  },
-  {
-    requiredKeys: [
-      'payerAccountReference',
-      'payeeAccountReference',
-      'payeeReference',
-      'paymentInstruction',
-      'paymentProcessingConfiguration',
-    ],
-  },
-);
+// Valid records obey the business rules too: payer and payee accounts differ, and a SEPA local
+// instrument goes with EUR (SEPA_… instruments name the scheme).
+const isValidRecord = (r: Record<string, unknown>): boolean => {
+  const account = (name: string) =>
+    ((r[name] as Record<string, Record<string, unknown>>)['paymentInstructionAccount'] ?? {})[
+      'accountId'
+    ];
+  const instruction = r['paymentInstruction'] as Record<string, Record<string, unknown>>;
+  const config = r['paymentProcessingConfiguration'] as Record<string, unknown>;
+  const sepa = String(config['localInstrument']).startsWith('SEPA_');
+  return (
+    account('payerAccountReference') !== account('payeeAccountReference') &&
+    (!sepa || instruction['amount']?.['instructedCurrency'] === 'EUR')
+  );
+};
+
+const recordArb = fc
+  .record(
+    {
+      payerAccountReference: accountArb,
+      payeeAccountReference: accountArb,
+      payeeReference: fc.record({ involvedParty: partyArb }),
+      payerReference: fc.record({ involvedParty: partyArb }),
+      paymentInstruction: fc.record(
+        {
+          amount: amountArb,
+          chargeBearer: enumNamed('ChargeBearer'),
+          priority: enumNamed('Priority'),
+          clearingChannel: enumAt('PaymentInstruction', 'clearingChannel'),
+          instructionType: enumNamed('TransactionCode'),
+          creditDebtIndicator: enumAt('PaymentInstruction', 'creditDebtIndicator'),
+          directionType: enumAt('PaymentInstruction', 'directionType'),
+        },
+        { requiredKeys: ['amount', 'chargeBearer'] },
+      ),
+      paymentProcessingConfiguration: fc.record(
+        {
+          localInstrument: enumAt('PaymentProcessingConfiguration', 'localInstrument'),
+          paymentArrangement: fc.record(
+            {
+              serviceType: enumAt('PaymentArrangement', 'serviceType'),
+              paymentType: enumNamed('TransactionCode'),
+              categoryPurpose: enumAt('PaymentArrangement', 'categoryPurpose'),
+              paymentSeq: enumAt('PaymentArrangement', 'paymentSeq'),
+            },
+            { requiredKeys: [] },
+          ),
+          remittanceInfo: fc.record({ type: enumAt('RemittanceInfo', 'type'), content: text(140) }),
+        },
+        { requiredKeys: ['localInstrument'] },
+      ),
+      paymentInstructionReference: fc.record(
+        {
+          reference: text(35),
+          description: text(140),
+          etoeIdentification: text(35),
+          uetr: fc.uuid({ version: 4 }),
+        },
+        { requiredKeys: [] },
+      ),
+      customFields: fc.dictionary(
+        // __proto__ is refused by design (FORBIDDEN_PROPERTY_NAME; see negative.test.ts).
+        fc.string({ minLength: 1, maxLength: 10 }).filter((key) => key !== '__proto__'),
+        fc.oneof(fc.string(), fc.integer(), fc.boolean()),
+        { maxKeys: 5 },
+      ),
+    },
+    {
+      requiredKeys: [
+        'payerAccountReference',
+        'payeeAccountReference',
+        'payeeReference',
+        'paymentInstruction',
+        'paymentProcessingConfiguration',
+      ],
+    },
+  )
+  .filter(isValidRecord);
 
 /** Fields the service owns in paymentInstructionReference; removed before comparing. */
 function withoutServerFields(

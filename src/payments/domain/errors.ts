@@ -1,6 +1,7 @@
 // The payment service's one error class. Routes turn it into an RFC 9457 problem (see
 // docs/errors.md for every code).
 import type { ProblemFieldError } from '../../shared/http/problem.js';
+import type { PaymentStatus } from './lifecycle.js';
 
 export type PaymentErrorCode =
   | 'VALIDATION_FAILED' // 400 schema / header / parameter problems
@@ -31,13 +32,21 @@ const STATUS: Record<PaymentErrorCode, number> = {
   ACCOUNT_NOT_FOUND: 404,
 };
 
+/** The problem extensions the OpenAPI document's Problem schema declares (and no others). */
+export interface PaymentErrorExtensions {
+  /** 409 INVALID_STATE: the status that does not allow the operation. */
+  readonly paymentStatus?: PaymentStatus;
+  /** 412 PRECONDITION_FAILED: the current ETag. */
+  readonly currentETag?: string;
+}
+
 export class PaymentError extends Error {
   readonly status: number;
   constructor(
     readonly code: PaymentErrorCode,
     message: string,
     readonly errors?: readonly ProblemFieldError[],
-    readonly extensions?: Readonly<Record<string, unknown>>,
+    readonly extensions?: PaymentErrorExtensions,
   ) {
     super(message);
     this.name = 'PaymentError';

@@ -1,10 +1,11 @@
 // Turning submitted records into stored ones and stored ones into responses (pure).
 import { toDecimalString } from './currencies.js';
 import type { PaymentStatus } from './lifecycle.js';
+import { electronicIban, isIbanAccount } from './rules/identifiers.js';
 import { at, cloneJson, hasSchedule, num, obj, str, type PaymentRecord } from './record.js';
 
 /** Fields of paymentInstructionReference the service owns (client values are replaced). */
-const SERVER_FIELDS = ['identification', 'status', 'reason', 'usedMechanism'];
+const SERVER_FIELDS = ['identification', 'status', 'reason', 'statusReasons', 'usedMechanism'];
 
 /** INITIATED, or SCHEDULED when the record has a schedule or a future requested execution date. */
 export function initialStatus(record: PaymentRecord, now: Date): PaymentStatus {
@@ -19,7 +20,30 @@ export function initialStatus(record: PaymentRecord, now: Date): PaymentStatus {
   return 'INITIATED';
 }
 
-/** The record to store: the client's record with the service-owned reference fields set. */
+/**
+ * The status after an update: kept, unless the update changes what decides between INITIATED and
+ * SCHEDULED (the schedule or the requested execution date); then decided afresh. SUSPENDED stays.
+ * Time passing alone never moves a payment: that is the clearing side's (operator endpoint).
+ */
+export function statusAfterUpdate(
+  current: PaymentStatus,
+  before: PaymentRecord,
+  after: PaymentRecord,
+  now: Date,
+): PaymentStatus {
+  if (current !== 'INITIATED' && current !== 'SCHEDULED') return current;
+  const timing = (r: PaymentRecord) =>
+    JSON.stringify([
+      at(r, 'paymentInstruction', 'schedule') ?? null,
+      at(r, 'paymentInstruction', 'paymentDates', 'requestedExecutionDate') ?? null,
+    ]);
+  return timing(before) === timing(after) ? current : initialStatus(after, now);
+}
+
+/**
+ * The record to store: the client's record with the service-owned reference fields set and IBANs in their
+ * electronic form (as pain.001 carries them: no spaces, upper case).
+ */
 export function prepareRecord(
   submitted: PaymentRecord,
   fields: { identification: string; uetr: string; usedMechanism?: string | undefined },
@@ -31,19 +55,46 @@ export function prepareRecord(
   reference['uetr'] = fields.uetr;
   if (fields.usedMechanism !== undefined) reference['usedMechanism'] = fields.usedMechanism;
   record['paymentInstructionReference'] = reference;
+  for (const name of ['payerAccountReference', 'payeeAccountReference']) {
+    const account = obj(at(record, name, 'paymentInstructionAccount'));
+    const id = str(account?.['accountId']);
+    if (account && id !== undefined && isIbanAccount(id, str(account['numberType'])))
+      account['accountId'] = electronicIban(id);
+  }
   return record;
 }
 
-/** The record as the API returns it: stored record plus current status and reason. */
+/** One entry of `statusReasons`: where, which rule, the ISO 20022 reason code and a message. */
+export interface StatusReason {
+  readonly pointer: string;
+  readonly code: string;
+  readonly reason: string;
+  readonly message: string;
+}
+
+/**
+ * The record as the API returns it: stored record plus current status and reason, and (validatePayment)
+ * every status reason found. Status fields the client sent are replaced, never echoed.
+ */
 export function renderRecord(
   record: PaymentRecord,
   status: PaymentStatus | null,
   reason: string | null,
+  statusReasons: readonly StatusReason[] = [],
 ): PaymentRecord {
   const out = cloneJson(record);
   const reference = { ...(obj(out['paymentInstructionReference']) ?? {}) };
+  delete reference['reason'];
+  delete reference['statusReasons'];
   reference['status'] = status;
   if (reason !== null) reference['reason'] = reason;
+  if (statusReasons.length > 0)
+    reference['statusReasons'] = statusReasons.map(({ pointer, code, reason: r, message }) => ({
+      pointer,
+      code,
+      reason: r,
+      message,
+    }));
   out['paymentInstructionReference'] = reference;
   return out;
 }

@@ -40,3 +40,30 @@ export function remainingInstances(record: PaymentRecord, consumed: number): num
   const total = totalInstances(record);
   return total === undefined ? undefined : Math.max(0, total - consumed);
 }
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The first execution of the record's schedule on `today` (a UTC day) or later, as a time stamp; undefined
+ * when every execution lies before that day. Without a startDate (or executeOn) there is nothing to
+ * compute and the answer is undefined too.
+ */
+export function nextExecutionFrom(record: PaymentRecord, today: Date): number | undefined {
+  const schedule = obj(at(record, 'paymentInstruction', 'schedule'));
+  if (!schedule) return undefined;
+  const start = Date.parse(str(schedule['startDate']) ?? str(schedule['executeOn']) ?? '');
+  if (Number.isNaN(start)) return undefined;
+  const dayStart = Math.floor(today.getTime() / DAY_MS) * DAY_MS;
+  const frequency = str(schedule['frequency']) ?? 'MONTHLY';
+  if (frequency === 'ONCE') return start >= dayStart ? start : undefined;
+  const repetitions = num(schedule['noOfRepetition']);
+  const end = Date.parse(str(schedule['endDate']) ?? '');
+  const skip = num(schedule['skipInterval']) ?? 1;
+  for (let n = 0; n < MAX_INSTANCES; n += 1) {
+    if (repetitions !== undefined && n >= repetitions) return undefined;
+    const at = occurrence(start, frequency, n * skip);
+    if (!Number.isNaN(end) && at > end) return undefined;
+    if (at >= dayStart) return at;
+  }
+  return undefined;
+}

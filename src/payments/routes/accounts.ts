@@ -2,25 +2,16 @@
 // the document at /accounts/v1/openapi.json. Each user's demo account is created on first access and
 // reflects the user's own payments (see domain/demo-account.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { SqlExecutor } from '../../shared/db/types.js';
-import {
-  balances,
-  demoIbanFor,
-  DEMO_CURRENCY,
-  DEMO_OPENING_BALANCE,
-  fromMinor,
-  ledger,
-  type LedgerEntry,
-} from '../domain/demo-account.js';
+import { balances, DEMO_CURRENCY, fromMinor, type LedgerEntry } from '../domain/demo-account.js';
 import { PaymentError } from '../domain/errors.js';
-import { at, str } from '../domain/record.js';
 import {
   checkRequest,
   requireUser,
   sendPaymentError,
   type PaymentsContext,
 } from '../http/context.js';
-import { paymentsOf } from '../storage/payments-repo.js';
+import { ensureDemoAccount } from '../storage/demo-accounts.js';
+import { ledgerOf } from '../usecases/accounts.js';
 
 export interface AccountRoutesOptions {
   readonly ctx: PaymentsContext;
@@ -46,26 +37,11 @@ export async function accountRoutes(
     const user = requireUser(await ctx.identity.resolve(req));
     checkRequest(ctx, operationId, req);
     const query = req.query as { accountId?: string };
-    const account = await ensureAccount(ctx.db, user.userId, ctx.now());
+    const account = await ensureDemoAccount(ctx.db, user.userId, ctx.now());
     if (query.accountId !== undefined && query.accountId !== account.accountId) {
       throw new PaymentError('ACCOUNT_NOT_FOUND', 'That account is not one of yours.');
     }
-    const payments = await paymentsOf(ctx.db, user.userId);
-    const entries = ledger(
-      { amount: account.openingBalance, at: account.openedAt },
-      payments.map((p) => ({
-        id: p.id,
-        status: p.status,
-        amount: amountOf(p.record),
-        currency: str(at(p.record, 'paymentInstruction', 'amount', 'instructedCurrency')) ?? null,
-        createdAt: p.createdAt,
-        updatedAt: p.updatedAt,
-        counterparty: str(at(p.record, 'payeeReference', 'involvedParty', 'partyName')),
-        remittance: str(
-          at(p.record, 'paymentProcessingConfiguration', 'remittanceInfo', 'content'),
-        ),
-      })),
-    );
+    const entries = await ledgerOf(ctx.db, user.userId, account);
     return { account, entries };
   };
 
@@ -126,35 +102,4 @@ function decodeOffset(cursor: string): number {
     ]);
   }
   return n;
-}
-
-function amountOf(record: Record<string, unknown>): string | null {
-  const value = at(record, 'paymentInstruction', 'amount', 'instructedAmount');
-  return typeof value === 'number' ? value.toFixed(2) : null;
-}
-
-interface AccountRow extends Record<string, unknown> {
-  account_id: string;
-  opening_balance: string;
-  opened_at: string;
-}
-
-async function ensureAccount(db: SqlExecutor, owner: string, now: Date) {
-  const accountId = demoIbanFor(owner);
-  await db.execute(
-    `INSERT INTO demo_accounts (owner, account_id, currency, opening_balance, opened_at)
-     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (owner, account_id) DO NOTHING`,
-    [owner, accountId, DEMO_CURRENCY, DEMO_OPENING_BALANCE, now.toISOString()],
-  );
-  const rows = await db.query<AccountRow>(
-    'SELECT account_id, opening_balance, opened_at FROM demo_accounts WHERE owner = $1 AND account_id = $2',
-    [owner, accountId],
-  );
-  const row = rows[0];
-  if (!row) throw new Error('demo account vanished');
-  return {
-    accountId: row.account_id,
-    openingBalance: row.opening_balance,
-    openedAt: row.opened_at,
-  };
 }

@@ -18,11 +18,11 @@ import { listPayments } from '../storage/payments-repo.js';
 import {
   cancelPayment,
   createPayment,
-  enforceRules,
   etagOf,
   loadOwned,
   render,
   updatePayment,
+  userRuleContext,
   validateRecord,
 } from '../usecases/payments.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -56,7 +56,6 @@ export async function paymentRoutes(
     const user = requireUser(await ctx.identity.resolve(req));
     checkRequest(ctx, 'createPayment', req);
     const record = req.body as PaymentRecord;
-    enforceRules(record);
     const path = `${basePath}/payments`;
     const outcome = await ctx.idempotency.run(
       idempotencyFor(req, `user:${user.userId}`, path, record),
@@ -103,7 +102,6 @@ export async function paymentRoutes(
     const user = requireUser(await ctx.identity.resolve(req));
     checkRequest(ctx, 'updatePayment', req);
     const record = req.body as PaymentRecord;
-    enforceRules(record);
     const id = req.params.externalReferenceNo;
     const claim = idempotencyFor(req, `user:${user.userId}`, `${basePath}/payments/${id}`, record);
     const outcome = await ctx.idempotency.run(claim, (tx) =>
@@ -137,8 +135,11 @@ export async function paymentRoutes(
   });
 
   app.post('/payments/validate', async (req: FastifyRequest, reply: FastifyReply) => {
-    await ctx.identity.resolve(req); // a spoofed identity is refused even on public operations
+    const identity = await ctx.identity.resolve(req); // a spoofed identity is refused even here
     checkRequest(ctx, 'validatePayment', req);
-    return reply.code(201).send(validateRecord(req.body as PaymentRecord, ctx.now()));
+    const request = { now: ctx.now(), usedMechanism: header(req, 'used-mechanism') };
+    const context =
+      identity.kind === 'user' ? await userRuleContext(ctx.db, identity.userId, request) : request;
+    return reply.code(201).send(validateRecord(req.body as PaymentRecord, context));
   });
 }

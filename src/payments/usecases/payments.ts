@@ -1,17 +1,19 @@
 // The payment operations (parse → rules → storage), independent of HTTP details. Each returns the
 // response to send (status + body + headers) so the idempotency layer can store and replay it.
 import type { SqlExecutor } from '../../shared/db/types.js';
+import type { ProblemFieldError } from '../../shared/http/problem.js';
 import { decideCancellation, type CancellationRequest } from '../domain/cancellation.js';
 import { PaymentError } from '../domain/errors.js';
-import { UPDATABLE, type PaymentStatus } from '../domain/lifecycle.js';
+import { UPDATABLE } from '../domain/lifecycle.js';
 import { at, str, type PaymentRecord } from '../domain/record.js';
 import {
   initialStatus,
   instructedAmountOf,
   prepareRecord,
   renderRecord,
+  statusAfterUpdate,
 } from '../domain/records.js';
-import { checkBusinessRules } from '../domain/rules.js';
+import { checkPaymentRules, type RuleContext, type RuleViolation } from '../domain/rules.js';
 import type { StoredResponse } from '../storage/idempotency.js';
 import {
   findPayment,
@@ -19,6 +21,7 @@ import {
   updatePaymentIfVersion,
   type StoredPayment,
 } from '../storage/payments-repo.js';
+import { payerAccountsOf } from './accounts.js';
 import { newPaymentId, newUetr } from './ids.js';
 
 export const etagOf = (version: number): string => `"v${version}"`;
@@ -27,13 +30,8 @@ export function render(p: StoredPayment): PaymentRecord {
   return renderRecord(p.record, p.status, p.reason);
 }
 
-/** Throws 422 with every business-rule problem of the record. */
-export function enforceRules(record: PaymentRecord): void {
-  const errors = checkBusinessRules(record).map(({ pointer, code, message }) => ({
-    pointer,
-    code,
-    message,
-  }));
+/** Throws 422 listing every problem (pointer, code, ISO 20022 reason, message) when there are any. */
+export function refuseViolations(errors: readonly (RuleViolation | ProblemFieldError)[]): void {
   if (errors.length > 0) {
     throw new PaymentError(
       'BUSINESS_RULE_VIOLATION',
@@ -43,12 +41,16 @@ export function enforceRules(record: PaymentRecord): void {
   }
 }
 
-/** validatePayment: the record with status and reason filled in by the rules; stores nothing. */
-export function validateRecord(record: PaymentRecord, now: Date): PaymentRecord {
-  const errors = checkBusinessRules(record);
+/**
+ * validatePayment: the record with status and reason filled in by the rules, and every problem listed in
+ * `statusReasons` (the per-field status reasons of a pain.002 report); stores nothing.
+ */
+export function validateRecord(record: PaymentRecord, context: RuleContext): PaymentRecord {
+  const { now } = context;
+  const errors = checkPaymentRules(record, context);
   const first = errors[0];
   return first
-    ? renderRecord(record, 'FAILED', first.reason)
+    ? renderRecord(record, 'FAILED', first.reason, errors)
     : renderRecord(record, initialStatus(record, now), 'ACTC');
 }
 
@@ -60,7 +62,29 @@ export interface CreateInput {
   readonly now: Date;
 }
 
+/** The rule context of a signed-in user's request: clock, mechanism and the user's own accounts. */
+export async function userRuleContext(
+  db: SqlExecutor,
+  owner: string,
+  request: { now: Date; usedMechanism?: string | undefined; exceptId?: string; lock?: boolean },
+): Promise<RuleContext> {
+  const { exceptId, lock, ...rest } = request;
+  return {
+    ...rest,
+    payerAccounts: await payerAccountsOf(db, owner, {
+      ...(exceptId !== undefined ? { exceptId } : {}),
+      ...(lock !== undefined ? { lock } : {}),
+    }),
+  };
+}
+
 export async function createPayment(tx: SqlExecutor, input: CreateInput): Promise<StoredResponse> {
+  const context = await userRuleContext(tx, input.owner, {
+    now: input.now,
+    usedMechanism: input.usedMechanism,
+    lock: true,
+  });
+  refuseViolations(checkPaymentRules(input.record, context));
   const id = newPaymentId(input.now);
   const record = prepareRecord(input.record, {
     identification: id,
@@ -121,15 +145,20 @@ export async function updatePayment(tx: SqlExecutor, input: UpdateInput): Promis
     ['identification', reference('identification'), current.id],
     ['uetr', reference('uetr')?.toLowerCase(), oldUetr],
   ] as const;
-  const errors = immutable
+  const changed = immutable
     .filter(([, given, stored]) => given !== undefined && given !== stored)
     .map(([field]) => ({
       pointer: `/paymentInstructionReference/${field}`,
       code: 'IMMUTABLE_FIELD',
       message: `${field} cannot be changed`,
     }));
-  if (errors.length > 0)
-    throw new PaymentError('BUSINESS_RULE_VIOLATION', 'Some fields cannot be changed.', errors);
+  const context = await userRuleContext(tx, input.owner, {
+    now: input.now,
+    usedMechanism: input.usedMechanism,
+    exceptId: current.id,
+    lock: true,
+  });
+  refuseViolations([...changed, ...checkPaymentRules(input.record, context)]);
 
   const record = prepareRecord(input.record, {
     identification: current.id,
@@ -138,8 +167,7 @@ export async function updatePayment(tx: SqlExecutor, input: UpdateInput): Promis
       input.usedMechanism ??
       str(at(current.record, 'paymentInstructionReference', 'usedMechanism')),
   });
-  const status: PaymentStatus =
-    current.status === 'SUSPENDED' ? 'SUSPENDED' : initialStatus(record, input.now);
+  const status = statusAfterUpdate(current.status, current.record, record, input.now);
   const amount = instructedAmountOf(record);
   const updated = await updatePaymentIfVersion(tx, current, expected, {
     record,

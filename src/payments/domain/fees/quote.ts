@@ -7,7 +7,7 @@ import type { ProblemFieldError } from '../../../shared/http/problem.js';
 import { minorUnit } from '../currencies.js';
 import { PaymentError } from '../errors.js';
 import { at, obj, str, num, type JsonObject } from '../record.js';
-import { checkBusinessRules } from '../rules.js';
+import { checkFieldRules } from '../rules.js';
 import { formatZoned, type BusinessCalendar } from './calendar.js';
 import { quoteDates } from './dates.js';
 import { channelOfMechanism, defaultChannel, KNOWN_MECHANISMS } from './mechanism.js';
@@ -46,7 +46,7 @@ function problems(record: JsonObject, options: QuoteOptions): ProblemFieldError[
     payeeAccountReference: record['payeeAccountReference'],
     paymentInstruction: { amount: record['amount'], appliedFee: record['appliedFee'] },
   };
-  const errors: ProblemFieldError[] = checkBusinessRules(pseudo).map((e) => ({
+  const errors: ProblemFieldError[] = checkFieldRules(pseudo).map((e) => ({
     pointer: e.pointer.replace(/^\/paymentInstruction/, ''),
     code: e.code,
     message: e.message,

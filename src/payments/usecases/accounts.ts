@@ -1,0 +1,61 @@
+// The user's accounts as the payment rules and the accounts API see them: each account with its ledger
+// derived from the user's own payments, and the available balance.
+import type { SqlExecutor } from '../../shared/db/types.js';
+import { balances, ledger, type LedgerEntry } from '../domain/demo-account.js';
+import { at, num, str } from '../domain/record.js';
+import type { PayerAccount } from '../domain/rules.js';
+import { accountsOf, type DemoAccount } from '../storage/demo-accounts.js';
+import { paymentsOf } from '../storage/payments-repo.js';
+
+/** The account's ledger, newest first, leaving out the payment `exceptId` (the one being updated). */
+export async function ledgerOf(
+  db: SqlExecutor,
+  owner: string,
+  account: DemoAccount,
+  exceptId?: string,
+): Promise<LedgerEntry[]> {
+  const payments = (await paymentsOf(db, owner)).filter((p) => p.id !== exceptId);
+  return ledger(
+    { amount: account.openingBalance, at: account.openedAt },
+    payments.map((p) => ({
+      id: p.id,
+      status: p.status,
+      amount: amountOf(p.record),
+      currency: str(at(p.record, 'paymentInstruction', 'amount', 'instructedCurrency')) ?? null,
+      createdAt: p.createdAt,
+      updatedAt: p.updatedAt,
+      counterparty: str(at(p.record, 'payeeReference', 'involvedParty', 'partyName')),
+      remittance: str(at(p.record, 'paymentProcessingConfiguration', 'remittanceInfo', 'content')),
+    })),
+  );
+}
+
+/**
+ * The payer accounts the rules check a payment against: undefined when the accounts API does not know
+ * the user (no account opened), so ownership and balance cannot be checked. `exceptId` leaves out the
+ * payment being updated; `lock` (inside a transaction) serialises one user's payments on PostgreSQL.
+ */
+export async function payerAccountsOf(
+  db: SqlExecutor,
+  owner: string,
+  options: { exceptId?: string; lock?: boolean } = {},
+): Promise<PayerAccount[] | undefined> {
+  const { exceptId, lock = false } = options;
+  const accounts = await accountsOf(db, owner, { lock });
+  if (accounts.length === 0) return undefined;
+  const out: PayerAccount[] = [];
+  for (const account of accounts) {
+    const entries = await ledgerOf(db, owner, account, exceptId);
+    out.push({
+      accountId: account.accountId,
+      currency: account.currency,
+      availableMinor: balances(entries).available,
+    });
+  }
+  return out;
+}
+
+function amountOf(record: Record<string, unknown>): string | null {
+  const value = num(at(record, 'paymentInstruction', 'amount', 'instructedAmount'));
+  return value === undefined ? null : value.toFixed(2);
+}
