@@ -61,7 +61,8 @@ export const toolsCommand: Command = {
     if ((action === 'list' || action === 'reload') && names.length > 0)
       throw new UsageError(`"${action}" takes no tool names`);
     if (action === 'reload') return reload(context, values.config, values.json === true);
-    if (action !== 'list' && names.length === 0) throw new UsageError(`"${action}" needs at least one tool name`);
+    if (action !== 'list' && names.length === 0)
+      throw new UsageError(`"${action}" needs at least one tool name`);
     const config = loadConfig({ configPath: values.config, env: context.env });
     const catalogue = await loadCatalogue(config.gateway.backends);
     const { db, location } = await openGatewayStore(config, { mayCreate: action !== 'list' });
