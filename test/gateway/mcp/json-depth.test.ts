@@ -1,38 +1,19 @@
 // Issue 12, finding 4: deeply nested JSON is a client error, never a 500. A 10,000-deep object in a tool's
 // arguments overflowed the stack after parsing (JSON.stringify, validation) and came back as -32603 with a
 // stack trace in the log. Every message is now refused before parsing when it nests deeper than 64 levels.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startFixtureBackend, type FixtureBackend } from '../support/fixture-backend.js';
-import {
-  MCP_HEADERS,
-  fixtureBackendConfig,
-  startTestGateway,
-  type TestGateway,
-} from '../support/gateway.js';
+import { MCP_HEADERS, fixtureGatewayForFile } from '../support/gateway.js';
 import { MAX_JSON_DEPTH, jsonNestingExceeds } from '../../../src/shared/json-depth.js';
 
-let backend: FixtureBackend;
-let gw: TestGateway;
-
-before(async () => {
-  backend = await startFixtureBackend();
-  gw = await startTestGateway({
-    backends: [fixtureBackendConfig(backend.baseUrl)],
-    bodyLimitBytes: 1024 * 1024,
-  });
-});
-after(async () => {
-  await gw.close();
-  await backend.close();
-});
+const fixture = fixtureGatewayForFile({ bodyLimitBytes: 1024 * 1024 });
 
 /** `levels` nested objects: {"a":{"a":…{}…}}. */
 const nested = (levels: number): string =>
   '{"a":'.repeat(levels - 1) + '{}' + '}'.repeat(levels - 1);
 
 function callWith(argumentsJson: string) {
-  return gw.app.inject({
+  return fixture.gw.app.inject({
     method: 'POST',
     url: '/mcp',
     headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-11-25' },
@@ -44,7 +25,7 @@ function callWith(argumentsJson: string) {
 }
 
 test('issue 12 finding 4: a 10,000-deep argument is refused 400 -32600 JSON_TOO_DEEP before any backend call, no stack trace logged', async () => {
-  const before = backend.requests.length;
+  const before = fixture.backend.requests.length;
   const response = await callWith(`{"amount":1,"payee":"p","memo":${nested(10_000)}}`);
   assert.equal(response.statusCode, 400);
   const body = response.json() as {
@@ -56,8 +37,8 @@ test('issue 12 finding 4: a 10,000-deep argument is refused 400 -32600 JSON_TOO_
   assert.equal(body.error.data.reason, 'JSON_TOO_DEEP');
   assert.equal(body.error.data.maxDepth, MAX_JSON_DEPTH);
   assert.match(body.error.message, /64 levels/);
-  assert.equal(backend.requests.length, before);
-  const log = gw.logs.join('');
+  assert.equal(fixture.backend.requests.length, before);
+  const log = fixture.gw.logs.join('');
   assert.ok(!/RangeError|Maximum call stack|\bat \S+ \(/.test(log), 'no stack trace in the log');
 });
 

@@ -9,7 +9,13 @@ import type { Caller } from '../../../src/gateway/caller.js';
 import type { Catalogue } from '../../../src/gateway/catalogue/types.js';
 import { openSqlite } from '../../../src/shared/db/sqlite.js';
 import type { Database } from '../../../src/shared/db/types.js';
-import { BANK_KEY, FIXTURE_DOCUMENT } from './fixture-backend.js';
+import { after, before } from 'node:test';
+import {
+  BANK_KEY,
+  FIXTURE_DOCUMENT,
+  startFixtureBackend,
+  type FixtureBackend,
+} from './fixture-backend.js';
 import { GatewayError } from '../../../src/gateway/errors.js';
 import {
   migrateGatewayDatabase,
@@ -128,4 +134,36 @@ export async function issueSubscriptionKey(config: FrozenConfig): Promise<string
   } finally {
     await db.close();
   }
+}
+
+/**
+ * The fixture backend and a gateway in front of it (open gatekeeper), started before the file's tests and
+ * closed after them. `gateway` is merged over `{ backends: [the fixture backend] }`.
+ */
+export function fixtureGatewayForFile(gateway: Record<string, unknown> = {}): {
+  readonly backend: FixtureBackend;
+  readonly gw: TestGateway;
+} {
+  let backend: FixtureBackend | undefined;
+  let gw: TestGateway | undefined;
+  before(async () => {
+    backend = await startFixtureBackend();
+    gw = await startTestGateway({ backends: [fixtureBackendConfig(backend.baseUrl)], ...gateway });
+  });
+  after(async () => {
+    await gw?.close();
+    await backend?.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the fixture gateway starts in before()');
+    return value;
+  };
+  return {
+    get backend() {
+      return started(backend);
+    },
+    get gw() {
+      return started(gw);
+    },
+  };
 }

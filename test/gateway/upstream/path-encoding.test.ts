@@ -1,31 +1,15 @@
 // Review finding 5: what a path parameter may do to the request line a real backend receives. The fixture
 // backend is a node:http server on port 0 that records each request's raw `req.url`.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startFixtureBackend, type FixtureBackend } from '../support/fixture-backend.js';
-import {
-  MCP_HEADERS,
-  fixtureBackendConfig,
-  startTestGateway,
-  type TestGateway,
-} from '../support/gateway.js';
+import { MCP_HEADERS, fixtureGatewayForFile } from '../support/gateway.js';
 
-let backend: FixtureBackend;
-let gw: TestGateway;
-
-before(async () => {
-  backend = await startFixtureBackend();
-  gw = await startTestGateway({ backends: [fixtureBackendConfig(backend.baseUrl)] });
-});
-after(async () => {
-  await gw.close();
-  await backend.close();
-});
+const fixture = fixtureGatewayForFile();
 
 /** Calls cancelPayment with the given id and returns the request line's target the backend saw. */
 async function backendUrlFor(paymentId: string): Promise<string | undefined> {
-  const before = backend.requests.length;
-  const reply = await gw.app.inject({
+  const before = fixture.backend.requests.length;
+  const reply = await fixture.gw.app.inject({
     method: 'POST',
     url: '/mcp',
     headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-11-25' },
@@ -37,7 +21,7 @@ async function backendUrlFor(paymentId: string): Promise<string | undefined> {
     }),
   });
   assert.equal(reply.statusCode, 200);
-  return backend.requests.slice(before).at(-1)?.url;
+  return fixture.backend.requests.slice(before).at(-1)?.url;
 }
 
 test('review finding 5: a path parameter ".." or "." reaches the backend as %2E, never as a dot segment', async () => {

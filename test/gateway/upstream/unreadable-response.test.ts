@@ -1,26 +1,10 @@
 // Review finding 12: a backend 2xx whose body cannot be read as the JSON the operation declares is a tool
 // error naming the operation, not a success. Gateway in front of the fixture backend (node:http, port 0).
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startFixtureBackend, type FixtureBackend } from '../support/fixture-backend.js';
-import {
-  MCP_HEADERS,
-  fixtureBackendConfig,
-  startTestGateway,
-  type TestGateway,
-} from '../support/gateway.js';
+import { MCP_HEADERS, fixtureGatewayForFile } from '../support/gateway.js';
 
-let backend: FixtureBackend;
-let gw: TestGateway;
-
-before(async () => {
-  backend = await startFixtureBackend();
-  gw = await startTestGateway({ backends: [fixtureBackendConfig(backend.baseUrl)] });
-});
-after(async () => {
-  await gw.close();
-  await backend.close();
-});
+const fixture = fixtureGatewayForFile();
 
 interface ToolResult {
   readonly content: { readonly text: string }[];
@@ -29,7 +13,7 @@ interface ToolResult {
 }
 
 async function getPayment(paymentId: string): Promise<ToolResult> {
-  const reply = await gw.app.inject({
+  const reply = await fixture.gw.app.inject({
     method: 'POST',
     url: '/mcp',
     headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-11-25' },
