@@ -119,6 +119,26 @@ export const MCP_HEADERS = {
   accept: 'application/json, text/event-stream',
 };
 
+/** One `tools/call` at 2025-11-25 through the gateway's app (no socket): the HTTP status and the body. */
+export async function injectToolCall(
+  gw: TestGateway,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const reply = await gw.app.inject({
+    method: 'POST',
+    url: '/mcp',
+    headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-11-25' },
+    payload: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name, arguments: args },
+    }),
+  });
+  return { status: reply.statusCode, body: JSON.parse(reply.body) as Record<string, unknown> };
+}
+
 /**
  * Creates a subscription in the configured gateway database, as `toolgate keys create` does, and returns
  * its primary key: for tests of the listening service, which always runs the configured gatekeeper.

@@ -2,25 +2,15 @@
 // backend is a node:http server on port 0 that records each request's raw `req.url`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MCP_HEADERS, fixtureGatewayForFile } from '../support/gateway.js';
+import { fixtureGatewayForFile, injectToolCall } from '../support/gateway.js';
 
 const fixture = fixtureGatewayForFile();
 
 /** Calls cancelPayment with the given id and returns the request line's target the backend saw. */
 async function backendUrlFor(paymentId: string): Promise<string | undefined> {
   const before = fixture.backend.requests.length;
-  const reply = await fixture.gw.app.inject({
-    method: 'POST',
-    url: '/mcp',
-    headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-11-25' },
-    payload: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: 'cancelPayment', arguments: { paymentId } },
-    }),
-  });
-  assert.equal(reply.statusCode, 200);
+  const reply = await injectToolCall(fixture.gw, 'cancelPayment', { paymentId });
+  assert.equal(reply.status, 200);
   return fixture.backend.requests.slice(before).at(-1)?.url;
 }
 

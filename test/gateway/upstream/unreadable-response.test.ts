@@ -2,7 +2,7 @@
 // error naming the operation, not a success. Gateway in front of the fixture backend (node:http, port 0).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MCP_HEADERS, fixtureGatewayForFile } from '../support/gateway.js';
+import { fixtureGatewayForFile, injectToolCall } from '../support/gateway.js';
 
 const fixture = fixtureGatewayForFile();
 
@@ -13,19 +13,9 @@ interface ToolResult {
 }
 
 async function getPayment(paymentId: string): Promise<ToolResult> {
-  const reply = await fixture.gw.app.inject({
-    method: 'POST',
-    url: '/mcp',
-    headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-11-25' },
-    payload: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: 'getPayment', arguments: { paymentId } },
-    }),
-  });
-  assert.equal(reply.statusCode, 200);
-  return (JSON.parse(reply.body) as { result: ToolResult }).result;
+  const reply = await injectToolCall(fixture.gw, 'getPayment', { paymentId });
+  assert.equal(reply.status, 200);
+  return reply.body.result as ToolResult;
 }
 
 const UNREADABLE =
