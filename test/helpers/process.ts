@@ -66,7 +66,7 @@ export function finished(
 /** Waits until the child prints its JSON startup summary (from `--json`) on stderr. */
 export function waitForSummary(
   child: ChildProcess & { output: { stdout: string; stderr: string } },
-  timeoutMs = 30000,
+  timeoutMs = 60000,
 ): Promise<Record<string, string>> {
   return new Promise((resolve, reject) => {
     const deadline = setTimeout(

@@ -22,7 +22,12 @@ function start(configFile: string): Promise<{ child: ChildProcess; url: string }
   );
   return new Promise((resolve, reject) => {
     let err = '';
-    const timer = setTimeout(() => reject(new Error(`no startup summary: ${err}`)), 15000);
+    // Generous: on a loaded machine a cold start (build cache, migrations) can take many seconds. A start
+    // that never reports is killed, so the file does not hang on a stray process.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no startup summary within 60 s: ${err}`));
+    }, 60_000);
     child.stderr?.on('data', (chunk: Buffer) => {
       err += chunk.toString('utf8');
       for (const line of err.split('\n')) {
