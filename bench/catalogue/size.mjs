@@ -13,6 +13,9 @@ const { loadConfig } = await import(new URL('config/load.js', dist).href);
 const { loadCatalogue } = await import(new URL('gateway/catalogue/load.js', dist).href);
 const { describeTool } = await import(new URL('gateway/mcp/tools.js', dist).href);
 const { hasStructuredContent } = await import(new URL('gateway/mcp/protocol.js', dist).href);
+const { compactSchema, MAX_SHOWN_OUTPUT_BYTES } = await import(
+  new URL('gateway/catalogue/compact.js', dist).href
+);
 
 const REVISIONS = ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
 
@@ -29,8 +32,13 @@ export function estimateTokens(text) {
   return tokens;
 }
 
+// full: the schemas as the gateway validates with them (what every revision showed before issue 13);
+// compact: what tools/list shows by default (gateway.mcp.schemaView).
 const views = {
-  full: (tool, version) => JSON.stringify(describeTool(tool, hasStructuredContent(version))),
+  full: (tool, version) =>
+    JSON.stringify(describeTool(tool, hasStructuredContent(version), 'full')),
+  compact: (tool, version) =>
+    JSON.stringify(describeTool(tool, hasStructuredContent(version), 'compact')),
 };
 
 const config = loadConfig({ env: {} });
@@ -53,8 +61,47 @@ for (const revision of REVISIONS) {
   }
 }
 
+// Each lever alone and the levers together, at 2025-06-18 and later: the whole tools array in bytes.
+// `outputs` is the outputSchema policy: all shown, shown up to MAX_SHOWN_OUTPUT_BYTES, or none.
+function leverTotal(options, outputs) {
+  const tools = catalogue.tools.map((tool) => {
+    const shown = describeTool(tool, true, 'full');
+    const compact = (schema) =>
+      options ? compactSchema(schema, { ...options, names: tool.schemaNames }) : schema;
+    shown.inputSchema = compact(tool.inputSchema);
+    delete shown.outputSchema;
+    if (tool.outputSchema && outputs !== 'none') {
+      const out = compact(tool.outputSchema);
+      if (outputs === 'all' || Buffer.byteLength(JSON.stringify(out)) <= MAX_SHOWN_OUTPUT_BYTES)
+        shown.outputSchema = out;
+    }
+    return shown;
+  });
+  return Buffer.byteLength(JSON.stringify(tools));
+}
+const none = { defs: false, nestedDescriptions: true, lengths: true };
+const levers = [
+  ['none (full schemas)', null, 'all'],
+  ['$defs for repeated subschemas', { ...none, defs: true }, 'all'],
+  ['no nested descriptions', { ...none, nestedDescriptions: false }, 'all'],
+  ['no minLength/maxLength', { ...none, lengths: false }, 'all'],
+  [`outputSchema only up to ${MAX_SHOWN_OUTPUT_BYTES} B`, null, 'small'],
+  ['no outputSchema at all', null, 'none'],
+  ['$defs + small outputSchemas', { ...none, defs: true }, 'small'],
+  [
+    '$defs + no nested descriptions + small outputSchemas',
+    { ...none, defs: true, nestedDescriptions: false },
+    'small',
+  ],
+  [
+    'all four (the compact view)',
+    { defs: true, nestedDescriptions: false, lengths: false },
+    'small',
+  ],
+].map(([lever, options, outputs]) => ({ lever, bytes: leverTotal(options, outputs) }));
+
 if (process.argv.includes('--json')) {
-  console.log(JSON.stringify(rows, null, 2));
+  console.log(JSON.stringify({ rows, levers }, null, 2));
 } else {
   const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
   for (const row of rows) {
@@ -66,4 +113,7 @@ if (process.argv.includes('--json')) {
         `  ${t.tool.padEnd(26)} ${String(t.bytes).padStart(7)} B  ~${String(t.tokens).padStart(6)} tok`,
       );
   }
+  console.log('\nLevers at 2025-06-18 and later (whole tools array, bytes):');
+  for (const { lever, bytes } of levers)
+    console.log(`  ${lever.padEnd(56)} ${String(bytes).padStart(7)}`);
 }
