@@ -148,6 +148,11 @@ export const McpSchema = Type.Object(
       description: 'also allow http(s)://localhost, 127.0.0.1 and [::1] origins on any port',
     }),
     pageSize: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+    schemaView: Type.Union([Type.Literal('compact'), Type.Literal('full')], {
+      default: 'compact',
+      description:
+        'how tools/list shows tool schemas: compact (shared $defs, no nested descriptions or lengths, small outputSchemas only) or full; calls are validated against the full schemas either way',
+    }),
     maxBatchSize: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
     approvalRefreshMs: Type.Integer({ minimum: 0, maximum: 3600000, default: 5000 }),
     watchDocuments: Type.Boolean({

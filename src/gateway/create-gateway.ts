@@ -130,6 +130,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       gatekeeper,
       identity: identityForwarder(config, settings, signer),
       pageSize: gateway.mcp.pageSize,
+      schemaView: gateway.mcp.schemaView,
       hidden: gateway.backends.flatMap((b) => {
         const url = new URL(b.baseUrl);
         return [b.baseUrl.replace(/\/+$/, ''), url.origin, url.host];

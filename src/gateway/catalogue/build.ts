@@ -1,4 +1,5 @@
 // Dereferenced OpenAPI documents (one per backend, configuration order) → the tool catalogue. Pure.
+import { toJsonSchema } from './json-schema.js';
 import { nameFromRoute, sanitizeToolName, uniqueToolName } from './names.js';
 import { mapOperation, METHODS } from './operation.js';
 import {
@@ -20,6 +21,7 @@ export function buildCatalogue(documents: readonly BackendDocument[]): Catalogue
     const apiKeys = apiKeyHeaders(document);
     const injected = new Set(injectedHeaders.map((h) => h.toLowerCase()));
     const hidden = new Set([...injected, ...[...apiKeys.values()].map((h) => h.toLowerCase())]);
+    const schemaNames = componentNames(document);
     const paths = isPlainObject(document.paths) ? document.paths : {};
     for (const [path, pathItem] of Object.entries(paths)) {
       if (!isPlainObject(pathItem)) continue;
@@ -55,10 +57,28 @@ export function buildCatalogue(documents: readonly BackendDocument[]): Catalogue
           continue;
         }
         taken.add(name);
-        tools.push(result.tool);
+        tools.push(schemaNames.size > 0 ? { ...result.tool, schemaNames } : result.tool);
       }
     }
   }
   tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { tools, byName: new Map(tools.map((t) => [t.name, t])), warnings };
+}
+
+/**
+ * `components.schemas` names by the JSON text each component becomes as a tool input and output schema:
+ * the dereferenced document reuses the component's object wherever it was referenced, so an inline copy
+ * converts to the same text. The first name (alphabetically) wins when two components convert alike.
+ */
+function componentNames(document: BackendDocument['document']): Map<string, string> {
+  const names = new Map<string, string>();
+  const schemas = isPlainObject(document.components) ? document.components.schemas : undefined;
+  if (!isPlainObject(schemas)) return names;
+  for (const name of Object.keys(schemas).sort()) {
+    for (const mode of ['input', 'output'] as const) {
+      const text = JSON.stringify(toJsonSchema(schemas[name], mode));
+      if (!names.has(text)) names.set(text, name);
+    }
+  }
+  return names;
 }

@@ -51,6 +51,11 @@ export interface Tool {
   /** JSON Schema 2020-12, `type: 'object'`. */
   readonly inputSchema: JsonObject;
   readonly outputSchema?: JsonObject | undefined;
+  /**
+   * Names for the `$defs` of the schemas tools/list shows (catalogue/compact.ts): the backend document's
+   * component schema names, by the JSON text of each component converted as an input or output schema.
+   */
+  readonly schemaNames?: ReadonlyMap<string, string> | undefined;
   readonly annotations: ToolAnnotations;
   readonly securityClass: SecurityClass;
   /** Name of the backend (configuration) that serves the operation. */

@@ -1,6 +1,7 @@
 // tools/list and tools/call: the catalogue as the caller may see it, and calls through to the backends.
 import type { FastifyBaseLogger } from 'fastify';
 import type { ToolDirectory } from '../catalogue/directory.js';
+import { shownSchemas, type SchemaView } from '../catalogue/compact.js';
 import type { Tool } from '../catalogue/types.js';
 import { GatewayError } from '../errors.js';
 import type { BackendClient } from '../upstream/backend-client.js';
@@ -24,6 +25,8 @@ export interface ToolServiceOptions {
   readonly pageSize: number;
   /** Backend base URLs/origins never shown to clients. */
   readonly hidden: readonly string[];
+  /** How tools/list shows schemas (default `compact`); calls are validated on the full ones either way. */
+  readonly schemaView?: SchemaView | undefined;
 }
 
 export interface CallTrace {
@@ -155,7 +158,11 @@ export class ToolService {
     }
     let shaped = cache.get(tool);
     if (!shaped) {
-      const described = describeTool(tool, family === 'current');
+      const described = describeTool(
+        tool,
+        family === 'current',
+        this.options.schemaView ?? 'compact',
+      );
       if (family === '2024-11-05') delete described.annotations;
       shaped = JSON.stringify(described);
       cache.set(tool, shaped);
@@ -164,12 +171,22 @@ export class ToolService {
   }
 }
 
-export function describeTool(tool: Tool, current: boolean): Record<string, unknown> {
+/**
+ * The tool as tools/list shows it: `current` for 2025-06-18 and later (title, outputSchema), else
+ * 2025-03-26. The schemas are the `view` of the tool's own (catalogue/compact.ts); arguments and results
+ * are validated against the full ones (arguments.ts), whatever is shown.
+ */
+export function describeTool(
+  tool: Tool,
+  current: boolean,
+  view: SchemaView = 'compact',
+): Record<string, unknown> {
+  const shown = shownSchemas(current ? tool : { ...tool, outputSchema: undefined }, view);
   const out: Record<string, unknown> = { name: tool.name };
   if (current && tool.title) out.title = tool.title;
   if (tool.description) out.description = tool.description;
-  out.inputSchema = tool.inputSchema;
-  if (current && tool.outputSchema) out.outputSchema = tool.outputSchema;
+  out.inputSchema = shown.inputSchema;
+  if (shown.outputSchema) out.outputSchema = shown.outputSchema;
   const annotations: Record<string, unknown> = { ...tool.annotations };
   if (!current && tool.title && annotations.title === undefined) annotations.title = tool.title;
   out.annotations = annotations;
