@@ -1,0 +1,178 @@
+#!/usr/bin/env node
+// Side by side, in one process tree and one run (not part of `npm test`): the same 1.5 KB tools/call
+// (createPayment, whose backend answers 201 with the payment) through
+//   direct       the backend itself (a trivial node:http service), called with the payment body
+//   passthrough  the floor: node:http → JSON-RPC parse → undici Pool.dispatch → JSON-RPC result
+//   sdk          a stateless MCP server on the official TypeScript SDK, as the SDK's example builds it
+//   lean         toolgate: subscription key, anonymous caller, warn logs
+//   full         toolgate: key + JWT + per-user quota + identity headers + one info access line
+// Each server is its own process, so its CPU per call is its own (process.cpuUsage over IPC). Where
+// `taskset` exists the load generator runs on core 0 and the servers on the other cores. Waits (up to
+// 60 s) for a quiet machine first. Prints one table and the ratios tracker issue 17 asks for.
+// Usage (after `npx tsc -p .`): npm run bench -- [--duration 10] [--connections 32] [--rounds 3]
+import { execFileSync, fork, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SignJWT, exportJWK, generateKeyPair } from 'jose';
+import { request } from 'undici';
+import { measure } from '../gateway/measure.mjs';
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const duration = arg('duration', 10);
+const connections = arg('connections', 32);
+const rounds = arg('rounds', 3);
+const here = new URL('.', import.meta.url).pathname;
+const scratch = mkdtempSync(join(tmpdir(), 'toolgate-bench-'));
+
+const hasTaskset = spawnSync('taskset', ['--version']).status === 0 && cpus().length >= 2;
+const serverCores = hasTaskset ? `1-${cpus().length - 1}` : undefined;
+if (hasTaskset)
+  execFileSync('taskset', ['-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+
+async function quiet() {
+  const deadline = Date.now() + 60_000;
+  while (loadavg()[0] > 0.5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2000));
+  return loadavg()[0];
+}
+
+function start(...args) {
+  const child = fork(join(here, 'servers.mjs'), args, {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  if (serverCores)
+    execFileSync('taskset', ['-p', '-c', serverCores, String(child.pid)], { stdio: 'ignore' });
+  return new Promise((resolve, reject) => {
+    child.once('message', (m) => resolve({ child, url: m.url }));
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited (${code})`)));
+  });
+}
+const cpu = (child) => () =>
+  new Promise((resolve) => {
+    child.once('message', (m) => resolve(m.cpu.user + m.cpu.system));
+    child.send('cpu');
+  });
+const stop = (child) =>
+  new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.send('stop');
+  });
+
+// A user's token for the full configuration, signed by a key only this run knows.
+const { publicKey, privateKey } = await generateKeyPair('ES256');
+const jwk = JSON.stringify({ ...(await exportJWK(publicKey)), kid: 'bench', alg: 'ES256' });
+const token = await new SignJWT({ email: 'bench@example.com' })
+  .setProtectedHeader({ alg: 'ES256', kid: 'bench' })
+  .setIssuer('https://idp.bench.example')
+  .setAudience('toolgate-bench')
+  .setSubject('bench-user')
+  .setIssuedAt()
+  .setExpirationTime('2h')
+  .sign(privateKey);
+
+const payment = { amount: { value: '125.50', currency: 'EUR' }, payee: `DE89 ${'x'.repeat(1380)}` };
+const call = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'createPayment', arguments: { body: payment } },
+});
+const mcp = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-06-18',
+};
+
+const load = await quiet();
+const backend = await start('backend');
+const targets = [
+  {
+    name: 'direct backend (node:http)',
+    url: `${backend.url}/api/v1/payments`,
+    body: JSON.stringify(payment),
+    headers: { 'content-type': 'application/json' },
+  },
+  { name: 'passthrough floor (node:http → undici dispatch)', role: ['passthrough', backend.url] },
+  { name: 'MCP TypeScript SDK, stateless', role: ['sdk', backend.url] },
+  {
+    name: 'toolgate lean (key, anonymous, warn logs)',
+    role: ['toolgate-lean', backend.url, join(scratch, 'lean.key')],
+    key: 'lean.key',
+  },
+  {
+    name: 'toolgate full (key + JWT + user quota + identity headers + access line)',
+    role: ['toolgate-full', backend.url, join(scratch, 'full.key'), jwk],
+    key: 'full.key',
+    bearer: true,
+  },
+];
+
+const results = new Map(targets.map((t) => [t.name, []]));
+try {
+  for (const target of targets) {
+    if (!target.role) continue;
+    const server = await start(...target.role);
+    target.process = server.child;
+    target.url = `${server.url}/mcp`;
+    target.body = call;
+    target.headers = { ...mcp };
+    if (target.key)
+      target.headers['ocp-apim-subscription-key'] = readFileSync(join(scratch, target.key), 'utf8');
+    if (target.bearer) target.headers.authorization = `Bearer ${token}`;
+    // Sanity: a real tool result with the payment the backend echoed.
+    const check = await request(target.url, {
+      method: 'POST',
+      headers: target.headers,
+      body: call,
+    });
+    const answer = await check.body.json();
+    if (answer.result?.structuredContent?.id !== 'PO-1')
+      throw new Error(`${target.name}: unexpected answer ${JSON.stringify(answer).slice(0, 300)}`);
+  }
+  for (let round = 0; round < rounds; round++)
+    for (const target of targets) {
+      const r = await measure(
+        target.name,
+        { url: target.url, method: 'POST', headers: target.headers, body: target.body },
+        { duration, connections, cpuReaders: [cpu(target.process ?? backend.child)] },
+      );
+      results.get(target.name).push(r);
+    }
+} finally {
+  for (const t of targets) if (t.process) await stop(t.process);
+  await stop(backend.child);
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const row = (name) => {
+  const rs = results.get(name);
+  return {
+    rps: median(rs.map((r) => r.rps)),
+    cpu: median(rs.map((r) => r.cpuMicrosPerRequest[0] ?? 0)),
+    p50: median(rs.map((r) => r.p50)),
+    p99: median(rs.map((r) => r.p99)),
+  };
+};
+console.log(
+  `\nnode ${process.version}, ${connections} connections, ${duration} s × ${rounds} rounds (medians), ` +
+    `load average before ${load.toFixed(2)}, ${hasTaskset ? `load generator on core 0, servers on ${serverCores}` : 'no taskset: unpinned'}\n`,
+);
+console.log('| target | req/s | server CPU µs per call | p50 ms | p99 ms |');
+console.log('|---|---:|---:|---:|---:|');
+for (const t of targets) {
+  const r = row(t.name);
+  console.log(
+    `| ${t.name} | ${r.rps.toFixed(0)} | ${r.cpu.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`,
+  );
+}
+const [, floor, sdk, , full] = targets.map((t) => row(t.name));
+console.log(
+  `\nfull toolgate CPU per call / passthrough floor: ${(full.cpu / floor.cpu).toFixed(2)}× (target ≤ 1.5×)`,
+);
+console.log(
+  `full toolgate throughput / SDK server: ${(full.rps / sdk.rps).toFixed(1)}× (target ≥ 10×)`,
+);
