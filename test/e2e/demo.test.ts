@@ -1,6 +1,6 @@
 // `toolgate start` as a newcomer runs it: both services answer; the printed key, token and client
-// configuration work end to end through the MCP endpoint; nobody reaches the payment service as another
-// user; no key or token appears in the logs; SIGTERM stops everything with exit code 0.
+// configuration work end to end through the MCP endpoint (getPaymentHistory included); nobody reaches the
+// payment service as another user; no key or token appears in the logs; SIGTERM stops everything with exit code 0.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, statSync } from 'node:fs';
@@ -78,6 +78,7 @@ test('start: the demo key, token and mcpServers block work end to end; SIGTERM e
       'getMyAccountBalance',
       'getMyTransactionHistory',
       'getPayment',
+      'getPaymentHistory',
       'listPayments',
       'updatePayment',
       'validatePayment',
@@ -141,6 +142,27 @@ test('start: the demo key, token and mcpServers block work end to end; SIGTERM e
     );
     assert.equal(asBob.body.result.isError, true);
     assert.match(asBob.body.result.content[0].text, /404/);
+
+    // The payment's history through the getPaymentHistory tool: alice sees her creation, bob a 404.
+    const history = await rpc(summary.mcpUrl, user, 'tools/call', {
+      name: 'getPaymentHistory',
+      arguments: { externalReferenceNo: paymentId },
+    });
+    assert.equal(history.body.result.isError, undefined, JSON.stringify(history.body));
+    const entries = history.body.result.structuredContent.items as Record<string, unknown>[];
+    assert.deepEqual(
+      entries.map((e) => [e['kind'], e['toStatus'], e['version']]),
+      [['CREATED', 'INITIATED', 1]],
+    );
+    assert.match(String(entries[0]?.['actor']), /^user:/);
+    const historyAsBob = await rpc(
+      summary.mcpUrl,
+      { ...keyOnly, Authorization: `Bearer ${bob}` },
+      'tools/call',
+      { name: 'getPaymentHistory', arguments: { externalReferenceNo: paymentId } },
+    );
+    assert.equal(historyAsBob.body.result.isError, true);
+    assert.match(historyAsBob.body.result.content[0].text, /404/);
     const direct = await fetch(
       `${summary.paymentsUrl}/payments/payment-order/v1/payments/${paymentId}`,
       {

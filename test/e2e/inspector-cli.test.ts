@@ -80,7 +80,7 @@ test('MCP Inspector CLI (Node 22) with the printed mcpServers block: tools/list 
       names.includes('getMyAccountBalance') && names.includes('fetchBankDetails'),
       names.join(),
     );
-    assert.equal(names.length, 10);
+    assert.equal(names.length, 11);
 
     // A user-scoped tool: the printed Authorization header carries the sample user through the gateway.
     const call = await inspector(
@@ -106,7 +106,7 @@ test('MCP Inspector CLI (Node 22) with the printed mcpServers block: tools/list 
         scratch,
       );
       assert.equal(eraList.code, 0, `${era} tools/list failed: ${eraList.stderr.slice(-2000)}`);
-      assert.equal((JSON.parse(eraList.stdout) as { tools: unknown[] }).tools.length, 10, era);
+      assert.equal((JSON.parse(eraList.stdout) as { tools: unknown[] }).tools.length, 11, era);
       const bank = await inspector(
         configFile,
         [

@@ -60,7 +60,7 @@ test('TypeScript SDK v2 (versionNegotiation auto): 2026-07-28, tools/list, a pub
     assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
     // The SDK validates the listing against the 2026-07-28 schema (ttlMs and cacheScope required).
     const { tools } = await client.listTools();
-    assert.equal(tools.length, 10);
+    assert.equal(tools.length, 11);
     assert.ok(tools.some((t) => t.name === 'getMyAccountBalance'));
 
     const bank = await client.callTool({ name: 'fetchBankDetails', arguments: PUBLIC_ARGS });
@@ -120,7 +120,7 @@ test('Python mcp SDK (default mode): 2026-07-28, tools/list, a public and a user
     userScoped: { isError: boolean; structured: { items: { accountId: string }[] } };
   };
   assert.equal(out.protocolVersion, '2026-07-28');
-  assert.equal(out.tools.length, 10);
+  assert.equal(out.tools.length, 11);
   assert.equal(out.public.isError, false);
   assert.equal(out.public.structured.bankCode, '011085645');
   assert.equal(out.userScoped.isError, false);

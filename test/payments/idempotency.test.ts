@@ -125,9 +125,7 @@ forEachStore('idempotency', (kind) => {
     assert.equal(json(first)['status'], 'success');
     assert.deepEqual(json(second), json(first));
     assert.equal(second.headers['idempotent-replayed'], 'true');
-    const hist = await h.db.query('SELECT 1 FROM payment_status_history WHERE payment_id = $1', [
-      id,
-    ]);
+    const hist = await h.db.query('SELECT 1 FROM payment_history WHERE payment_id = $1', [id]);
     assert.equal(hist.length, 2);
   });
 });

@@ -108,6 +108,7 @@ const expectedOperations: [Json, string, string, string, unknown][] = [
   [po, 'get', '/payments/{externalReferenceNo}', 'getPayment', bearer],
   [po, 'put', '/payments/{externalReferenceNo}', 'updatePayment', bearer],
   [po, 'post', '/payments/{externalReferenceNo}/cancel', 'cancelPayment', bearer],
+  [po, 'get', '/payments/{externalReferenceNo}/history', 'getPaymentHistory', bearer],
   [po, 'post', '/payments/validate', 'validatePayment', []],
   [po, 'post', '/payments/fetch-fees', 'fetchPaymentFees', []],
   [po, 'post', '/payments/fetch-bank-details', 'fetchBankDetails', [{ apiKeyAuth: [] }]],

@@ -102,6 +102,8 @@ test('the gateway’s updatePayment tool accepts a record read with getPayment (
     status: 'SCHEDULED',
     reason: 'ACTC',
     usedMechanism: 'SEPA',
+    remainingInstances: 11,
+    nextExecutionDate: '2027-02-01T00:00:00.000Z',
   };
   const problems = new ArgumentValidator().validate(tool, {
     externalReferenceNo: 'PO-20261125-ABCDEFGHJKMN',

@@ -3,9 +3,18 @@ import { toDecimalString } from './currencies.js';
 import type { PaymentStatus } from './lifecycle.js';
 import { electronicIban, isIbanAccount } from './rules/identifiers.js';
 import { at, cloneJson, hasSchedule, num, obj, str, type PaymentRecord } from './record.js';
+import type { ScheduleProgress } from './schedule.js';
 
 /** Fields of paymentInstructionReference the service owns (client values are replaced). */
-const SERVER_FIELDS = ['identification', 'status', 'reason', 'statusReasons', 'usedMechanism'];
+const SERVER_FIELDS = [
+  'identification',
+  'status',
+  'reason',
+  'statusReasons',
+  'usedMechanism',
+  'remainingInstances',
+  'nextExecutionDate',
+];
 
 /** INITIATED, or SCHEDULED when the record has a schedule or a future requested execution date. */
 export function initialStatus(record: PaymentRecord, now: Date): PaymentStatus {
@@ -81,12 +90,18 @@ export function renderRecord(
   status: PaymentStatus | null,
   reason: string | null,
   statusReasons: readonly StatusReason[] = [],
+  progress?: ScheduleProgress,
 ): PaymentRecord {
   const out = cloneJson(record);
   const reference = { ...(obj(out['paymentInstructionReference']) ?? {}) };
-  delete reference['reason'];
-  delete reference['statusReasons'];
+  for (const f of ['reason', 'statusReasons', 'remainingInstances', 'nextExecutionDate'])
+    delete reference[f];
   reference['status'] = status;
+  if (progress) {
+    reference['remainingInstances'] = progress.remainingInstances;
+    if (progress.nextExecutionDate !== undefined)
+      reference['nextExecutionDate'] = progress.nextExecutionDate;
+  }
   if (reason !== null) reference['reason'] = reason;
   if (statusReasons.length > 0)
     reference['statusReasons'] = statusReasons.map(({ pointer, code, reason: r, message }) => ({

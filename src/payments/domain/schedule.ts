@@ -46,24 +46,50 @@ const DAY_MS = 86_400_000;
 /**
  * The first execution of the record's schedule on `today` (a UTC day) or later, as a time stamp; undefined
  * when every execution lies before that day. Without a startDate (or executeOn) there is nothing to
- * compute and the answer is undefined too.
+ * compute and the answer is undefined too. The first `consumed` instances (skipped or executed) are
+ * passed over.
  */
-export function nextExecutionFrom(record: PaymentRecord, today: Date): number | undefined {
+export function nextExecutionFrom(
+  record: PaymentRecord,
+  today: Date,
+  consumed = 0,
+): number | undefined {
   const schedule = obj(at(record, 'paymentInstruction', 'schedule'));
   if (!schedule) return undefined;
   const start = Date.parse(str(schedule['startDate']) ?? str(schedule['executeOn']) ?? '');
   if (Number.isNaN(start)) return undefined;
   const dayStart = Math.floor(today.getTime() / DAY_MS) * DAY_MS;
   const frequency = str(schedule['frequency']) ?? 'MONTHLY';
-  if (frequency === 'ONCE') return start >= dayStart ? start : undefined;
+  if (frequency === 'ONCE') return start >= dayStart && consumed === 0 ? start : undefined;
   const repetitions = num(schedule['noOfRepetition']);
   const end = Date.parse(str(schedule['endDate']) ?? '');
   const skip = num(schedule['skipInterval']) ?? 1;
-  for (let n = 0; n < MAX_INSTANCES; n += 1) {
+  for (let n = Math.max(0, consumed); n < MAX_INSTANCES; n += 1) {
     if (repetitions !== undefined && n >= repetitions) return undefined;
     const at = occurrence(start, frequency, n * skip);
     if (!Number.isNaN(end) && at > end) return undefined;
     if (at >= dayStart) return at;
   }
   return undefined;
+}
+
+/** What getPayment shows of a schedule: instances still to execute (null: open-ended) and the next date. */
+export interface ScheduleProgress {
+  readonly remainingInstances: number | null;
+  readonly nextExecutionDate?: string;
+}
+
+/** The progress of the record's schedule; undefined for a payment without a schedule. */
+export function scheduleProgress(
+  record: PaymentRecord,
+  consumed: number,
+  today: Date,
+): ScheduleProgress | undefined {
+  if (!obj(at(record, 'paymentInstruction', 'schedule'))) return undefined;
+  const remaining = remainingInstances(record, consumed);
+  const next = remaining === 0 ? undefined : nextExecutionFrom(record, today, consumed);
+  return {
+    remainingInstances: remaining ?? null,
+    ...(next !== undefined ? { nextExecutionDate: new Date(next).toISOString() } : {}),
+  };
 }

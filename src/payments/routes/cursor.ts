@@ -1,4 +1,5 @@
-// Opaque pagination cursors: base64url of the position (createdAt, id) of the last item returned.
+// Opaque pagination cursors: base64url of the position of the last item returned ((createdAt, id) for
+// payments, the payment version for history entries).
 import { PaymentError } from '../domain/errors.js';
 
 export function encodeCursor(p: { createdAt: string; id: string }): string {
@@ -14,7 +15,32 @@ export function decodeCursor(cursor: string): { createdAt: string; id: string } 
   } catch {
     // fall through
   }
-  throw new PaymentError('VALIDATION_FAILED', 'The cursor is not one this service issued.', [
+  throw invalidCursor();
+}
+
+/** History pages: the version of the last entry returned (the next page holds older versions). */
+export function encodeHistoryCursor(version: number): string {
+  return Buffer.from(JSON.stringify(['h', version]), 'utf8').toString('base64url');
+}
+
+export function decodeHistoryCursor(cursor: string): number {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(value) &&
+      value[0] === 'h' &&
+      Number.isSafeInteger(value[1]) &&
+      (value[1] as number) > 0
+    )
+      return value[1] as number;
+  } catch {
+    // fall through
+  }
+  throw invalidCursor();
+}
+
+function invalidCursor(): PaymentError {
+  return new PaymentError('VALIDATION_FAILED', 'The cursor is not one this service issued.', [
     { pointer: '/query/cursor', code: 'INVALID_CURSOR', message: 'not a cursor from nextCursor' },
   ]);
 }

@@ -2,7 +2,8 @@
 //   POST /internal/payments/{id}/status  Authorization: Bearer <operator token>
 //   body { "status": "CONFIRMED", "reason": "optional ISO code", "description": "optional text" }
 // Separate from user identity, not part of the OpenAPI tool catalogue. Applies only transitions of the
-// lifecycle table and records each change (time, from, to, reason, actor) in payment_status_history.
+// lifecycle table and records each change (time, from, to, reason, actor, description) in the payment's
+// history (payment_history, kind STATUS_CHANGED), in the transaction of the change.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { maskSecret } from '../../shared/log/mask.js';
@@ -83,6 +84,7 @@ export async function operatorRoutes(
       throw new PaymentError('VALIDATION_FAILED', 'The status change is invalid.', errors);
     }
     const reason = typeof body['reason'] === 'string' ? body['reason'] : null;
+    const description = typeof body['description'] === 'string' ? body['description'] : undefined;
     const result = await ctx.db.transaction(async (tx) => {
       const current = await findPayment(tx, req.params.id);
       if (!current)
@@ -99,7 +101,14 @@ export async function operatorRoutes(
         status: to,
         reason,
         at: ctx.now().toISOString(),
-        history: { from: current.status, to, reason, actor },
+        history: {
+          kind: 'STATUS_CHANGED',
+          actor,
+          reason,
+          fromStatus: current.status,
+          toStatus: to,
+          ...(description !== undefined ? { description } : {}),
+        },
       });
       if (!updated)
         throw new PaymentError('CONCURRENT_UPDATE', 'The payment changed meanwhile; retry.');

@@ -1,4 +1,4 @@
-// HTTP routes of the payment-order API (create, get, list, update, cancel, validate) and the
+// HTTP routes of the payment-order API (create, get, list, update, cancel, history, validate) and the
 // OpenAPI document at {base}/openapi.json. Register with `app.register(paymentRoutes, { ctx, prefix })`.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CancellationRequest } from '../domain/cancellation.js';
@@ -14,18 +14,19 @@ import {
   sendPaymentError,
   type PaymentsContext,
 } from '../http/context.js';
-import { listPayments } from '../storage/payments-repo.js';
+import { historyPage, listPayments } from '../storage/payments-repo.js';
 import {
   cancelPayment,
   createPayment,
   etagOf,
   loadOwned,
   render,
+  renderHistoryEntry,
   updatePayment,
   userRuleContext,
   validateRecord,
 } from '../usecases/payments.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
+import { decodeCursor, decodeHistoryCursor, encodeCursor, encodeHistoryCursor } from './cursor.js';
 
 export interface PaymentRoutesOptions {
   readonly ctx: PaymentsContext;
@@ -77,6 +78,7 @@ export async function paymentRoutes(
     const query = req.query as { status?: PaymentStatus; limit?: number; cursor?: string };
     const limit = query.limit ?? 20;
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    const now = ctx.now();
     const rows = await listPayments(ctx.db, {
       owner: user.userId,
       limit,
@@ -86,7 +88,7 @@ export async function paymentRoutes(
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return reply.send({
-      items: page.map(render),
+      items: page.map((p) => render(p, now)),
       nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
     });
   });
@@ -95,7 +97,25 @@ export async function paymentRoutes(
     const user = requireUser(await ctx.identity.resolve(req));
     checkRequest(ctx, 'getPayment', req);
     const payment = await loadOwned(ctx.db, req.params.externalReferenceNo, user.userId);
-    return reply.header('ETag', etagOf(payment.version)).send(render(payment));
+    return reply.header('ETag', etagOf(payment.version)).send(render(payment, ctx.now()));
+  });
+
+  app.get<{ Params: Params }>('/payments/:externalReferenceNo/history', async (req, reply) => {
+    const user = requireUser(await ctx.identity.resolve(req));
+    checkRequest(ctx, 'getPaymentHistory', req);
+    const query = req.query as { limit?: number; cursor?: string };
+    const limit = query.limit ?? 20;
+    const before = query.cursor === undefined ? undefined : decodeHistoryCursor(query.cursor);
+    const entries = await ctx.db.transaction(async (tx) => {
+      const payment = await loadOwned(tx, req.params.externalReferenceNo, user.userId);
+      return historyPage(tx, payment.id, { limit, ...(before !== undefined ? { before } : {}) });
+    });
+    const page = entries.slice(0, limit);
+    const last = page[page.length - 1];
+    return reply.send({
+      items: page.map(renderHistoryEntry),
+      nextCursor: entries.length > limit && last ? encodeHistoryCursor(last.version) : null,
+    });
   });
 
   app.put<{ Params: Params }>('/payments/:externalReferenceNo', async (req, reply) => {

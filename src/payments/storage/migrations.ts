@@ -53,4 +53,37 @@ CREATE TABLE demo_accounts (
 );
 `,
   },
+  {
+    version: 2,
+    name: 'payment history: every change of content or status (rows of payment_status_history copied in)',
+    // Additive: payment_status_history stays (no longer written); its rows become the first entries of
+    // payment_history, keyed like it by (payment_id, version). kind is inferred from what v1 recorded:
+    // creation (no from_status), an update that moved the status (reason UPDATED), the owner's
+    // cancellation (to CANCELLED by a user) or a status change by the operator.
+    up: `
+CREATE TABLE payment_history (
+  payment_id TEXT NOT NULL REFERENCES payments (id),
+  version INTEGER NOT NULL,
+  changed_at TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  actor TEXT NOT NULL,
+  reason TEXT,
+  from_status TEXT,
+  to_status TEXT,
+  details TEXT NOT NULL,
+  PRIMARY KEY (payment_id, version)
+);
+INSERT INTO payment_history
+  (payment_id, version, changed_at, kind, actor, reason, from_status, to_status, details)
+SELECT payment_id, version, changed_at,
+  CASE
+    WHEN from_status IS NULL THEN 'CREATED'
+    WHEN reason = 'UPDATED' AND actor LIKE 'user:%' THEN 'UPDATED'
+    WHEN to_status = 'CANCELLED' AND actor LIKE 'user:%' THEN 'CANCELLED'
+    ELSE 'STATUS_CHANGED'
+  END,
+  actor, reason, from_status, to_status, '{}'
+FROM payment_status_history;
+`,
+  },
 ];

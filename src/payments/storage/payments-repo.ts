@@ -1,7 +1,9 @@
-// Payments and their status history. Every write goes through a transaction executor handed in by
-// the caller (so it commits together with the idempotency key). Optimistic concurrency: each write
-// is `UPDATE … WHERE id = $1 AND version = $2`; 0 rows changed means someone else won.
+// Payments and their history. Every write goes through a transaction executor handed in by the caller
+// (so it commits together with the idempotency key), and every write adds its history entry (one per
+// payment version) in that same transaction. Optimistic concurrency: each write is
+// `UPDATE … WHERE id = $1 AND version = $2`; 0 rows changed means someone else won.
 import type { SqlExecutor } from '../../shared/db/types.js';
+import type { HistoryEvent, HistoryKind } from '../domain/history.js';
 import type { PaymentStatus } from '../domain/lifecycle.js';
 import type { PaymentRecord } from '../domain/record.js';
 
@@ -79,12 +81,12 @@ export async function insertPayment(tx: SqlExecutor, p: NewPayment): Promise<Sto
       p.at,
     ],
   );
-  await recordHistory(tx, p.id, 1, {
-    from: null,
-    to: p.status,
-    reason: null,
+  await recordHistory(tx, p.id, 1, p.at, {
+    kind: 'CREATED',
     actor: `user:${p.owner}`,
-    at: p.at,
+    reason: null,
+    fromStatus: null,
+    toStatus: p.status,
   });
   return {
     id: p.id,
@@ -121,7 +123,8 @@ export interface PaymentChange {
   readonly instructedAmount?: string | null;
   readonly instructedCurrency?: string | null;
   readonly instancesConsumed?: number;
-  readonly history?: Omit<StatusChange, 'at'>;
+  /** The history entry of this change (written with it, as the new version). */
+  readonly history: HistoryEvent;
   readonly at: string;
 }
 
@@ -161,8 +164,7 @@ export async function updatePaymentIfVersion(
     params,
   );
   if (changed !== 1) return undefined;
-  if (change.history)
-    await recordHistory(tx, current.id, next.version, { ...change.history, at: change.at });
+  await recordHistory(tx, current.id, next.version, change.at, change.history);
   return next;
 }
 
@@ -170,25 +172,98 @@ async function recordHistory(
   tx: SqlExecutor,
   id: string,
   version: number,
-  c: StatusChange,
+  at: string,
+  e: HistoryEvent,
 ): Promise<void> {
+  const details = {
+    ...(e.changes !== undefined ? { changes: e.changes } : {}),
+    ...(e.changesTruncated ? { changesTruncated: true } : {}),
+    ...(e.cancellation !== undefined ? { cancellation: e.cancellation } : {}),
+    ...(e.description !== undefined ? { description: e.description } : {}),
+  };
   await tx.execute(
-    `INSERT INTO payment_status_history (payment_id, version, changed_at, from_status, to_status, reason, actor)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [id, version, c.at, c.from, c.to, c.reason, c.actor],
+    `INSERT INTO payment_history
+       (payment_id, version, changed_at, kind, actor, reason, from_status, to_status, details)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [
+      id,
+      version,
+      at,
+      e.kind,
+      e.actor,
+      e.reason,
+      e.toStatus !== undefined ? (e.fromStatus ?? null) : null,
+      e.toStatus ?? null,
+      JSON.stringify(details),
+    ],
   );
 }
 
+/** One stored history entry: the event plus when it happened and the payment version it produced. */
+export interface HistoryEntry extends HistoryEvent {
+  readonly version: number;
+  readonly at: string;
+}
+
+interface HistoryRow extends Record<string, unknown> {
+  version: number | string;
+  changed_at: string;
+  kind: string;
+  actor: string;
+  reason: string | null;
+  from_status: string | null;
+  to_status: string | null;
+  details: string;
+}
+
+const HISTORY_COLUMNS = 'version, changed_at, kind, actor, reason, from_status, to_status, details';
+
+function historyFromRow(row: HistoryRow): HistoryEntry {
+  const details = JSON.parse(row.details) as Partial<HistoryEvent>;
+  return {
+    version: Number(row.version),
+    at: row.changed_at,
+    kind: row.kind as HistoryKind,
+    actor: row.actor,
+    reason: row.reason,
+    ...(row.to_status !== null
+      ? {
+          fromStatus: row.from_status as PaymentStatus | null,
+          toStatus: row.to_status as PaymentStatus,
+        }
+      : {}),
+    ...(details.changes !== undefined ? { changes: details.changes } : {}),
+    ...(details.changesTruncated ? { changesTruncated: true } : {}),
+    ...(details.cancellation !== undefined ? { cancellation: details.cancellation } : {}),
+    ...(details.description !== undefined ? { description: details.description } : {}),
+  };
+}
+
+/**
+ * A page of the payment's history, newest first: entries older than version `before` (all when
+ * undefined); one more than `limit` is fetched to tell whether more exist.
+ */
+export async function historyPage(
+  tx: SqlExecutor,
+  id: string,
+  q: { limit: number; before?: number },
+): Promise<HistoryEntry[]> {
+  const rows = await tx.query<HistoryRow>(
+    q.before === undefined
+      ? `SELECT ${HISTORY_COLUMNS} FROM payment_history WHERE payment_id = $1
+         ORDER BY version DESC LIMIT $2`
+      : `SELECT ${HISTORY_COLUMNS} FROM payment_history WHERE payment_id = $1 AND version < $3
+         ORDER BY version DESC LIMIT $2`,
+    q.before === undefined ? [id, q.limit + 1] : [id, q.limit + 1, q.before],
+  );
+  return rows.map(historyFromRow);
+}
+
+/** The payment's status changes, oldest first (the history entries that moved the status). */
 export async function statusHistory(tx: SqlExecutor, id: string): Promise<StatusChange[]> {
-  const rows = await tx.query<{
-    changed_at: string;
-    from_status: string | null;
-    to_status: string;
-    reason: string | null;
-    actor: string;
-  }>(
-    `SELECT changed_at, from_status, to_status, reason, actor FROM payment_status_history
-     WHERE payment_id = $1 ORDER BY version`,
+  const rows = await tx.query<HistoryRow>(
+    `SELECT ${HISTORY_COLUMNS} FROM payment_history
+     WHERE payment_id = $1 AND to_status IS NOT NULL ORDER BY version`,
     [id],
   );
   return rows.map((r) => ({

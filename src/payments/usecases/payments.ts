@@ -4,8 +4,9 @@ import type { SqlExecutor } from '../../shared/db/types.js';
 import type { ProblemFieldError } from '../../shared/http/problem.js';
 import { decideCancellation, type CancellationRequest } from '../domain/cancellation.js';
 import { PaymentError } from '../domain/errors.js';
+import { diffRecords } from '../domain/history.js';
 import { UPDATABLE } from '../domain/lifecycle.js';
-import { at, str, type PaymentRecord } from '../domain/record.js';
+import { at, hasSchedule, str, type PaymentRecord } from '../domain/record.js';
 import {
   initialStatus,
   instructedAmountOf,
@@ -14,11 +15,13 @@ import {
   statusAfterUpdate,
 } from '../domain/records.js';
 import { checkPaymentRules, type RuleContext, type RuleViolation } from '../domain/rules.js';
+import { remainingInstances, scheduleProgress } from '../domain/schedule.js';
 import type { StoredResponse } from '../storage/idempotency.js';
 import {
   findPayment,
   insertPayment,
   updatePaymentIfVersion,
+  type HistoryEntry,
   type StoredPayment,
 } from '../storage/payments-repo.js';
 import { payerAccountsOf } from './accounts.js';
@@ -26,8 +29,31 @@ import { newPaymentId, newUetr } from './ids.js';
 
 export const etagOf = (version: number): string => `"v${version}"`;
 
-export function render(p: StoredPayment): PaymentRecord {
-  return renderRecord(p.record, p.status, p.reason);
+/** The stored payment as the API returns it; a schedule shows its remaining instances and next date. */
+export function render(p: StoredPayment, now: Date): PaymentRecord {
+  return renderRecord(
+    p.record,
+    p.status,
+    p.reason,
+    [],
+    scheduleProgress(p.record, p.instancesConsumed, now),
+  );
+}
+
+/** A history entry as getPaymentHistory returns it (fields without a value are left out). */
+export function renderHistoryEntry(e: HistoryEntry): Record<string, unknown> {
+  return {
+    version: e.version,
+    at: e.at,
+    kind: e.kind,
+    actor: e.actor,
+    reason: e.reason,
+    ...(e.toStatus !== undefined ? { fromStatus: e.fromStatus ?? null, toStatus: e.toStatus } : {}),
+    ...(e.changes !== undefined ? { changes: e.changes } : {}),
+    ...(e.changesTruncated ? { changesTruncated: true } : {}),
+    ...(e.cancellation !== undefined ? { cancellation: e.cancellation } : {}),
+    ...(e.description !== undefined ? { description: e.description } : {}),
+  };
 }
 
 /** Throws 422 listing every problem (pointer, code, ISO 20022 reason, message) when there are any. */
@@ -103,7 +129,7 @@ export async function createPayment(tx: SqlExecutor, input: CreateInput): Promis
   });
   return {
     statusCode: 201,
-    body: render(stored),
+    body: render(stored, input.now),
     headers: { ETag: etagOf(stored.version), Location: `${input.basePath}/payments/${id}` },
   };
 }
@@ -169,25 +195,28 @@ export async function updatePayment(tx: SqlExecutor, input: UpdateInput): Promis
   });
   const status = statusAfterUpdate(current.status, current.record, record, input.now);
   const amount = instructedAmountOf(record);
+  const diff = diffRecords(current.record, record);
   const updated = await updatePaymentIfVersion(tx, current, expected, {
     record,
     status,
     instructedAmount: amount.amount,
     instructedCurrency: amount.currency,
     at: input.now.toISOString(),
-    ...(status !== current.status
-      ? {
-          history: {
-            from: current.status,
-            to: status,
-            reason: 'UPDATED',
-            actor: `user:${input.owner}`,
-          },
-        }
-      : {}),
+    history: {
+      kind: 'UPDATED',
+      actor: `user:${input.owner}`,
+      reason: status !== current.status ? 'UPDATED' : null,
+      ...(status !== current.status ? { fromStatus: current.status, toStatus: status } : {}),
+      changes: diff.changes,
+      ...(diff.truncated ? { changesTruncated: true } : {}),
+    },
   });
   if (!updated) throw stale(input.ifMatch !== undefined);
-  return { statusCode: 200, body: render(updated), headers: { ETag: etagOf(updated.version) } };
+  return {
+    statusCode: 200,
+    body: render(updated, input.now),
+    headers: { ETag: etagOf(updated.version) },
+  };
 }
 
 export async function cancelPayment(
@@ -205,21 +234,29 @@ export async function cancelPayment(
     input.request,
   );
   if (decision.newStatus !== undefined || decision.skipped !== undefined) {
+    const cancellationType = input.request.cancellationType ?? 'SINGLE_PAYMENT_INSTANCE';
+    const instances =
+      decision.skipped !== undefined
+        ? decision.skipped - current.instancesConsumed
+        : hasSchedule(current.record)
+          ? remainingInstances(current.record, current.instancesConsumed)
+          : undefined;
     const updated = await updatePaymentIfVersion(tx, current, current.version, {
       at: input.now.toISOString(),
       ...(decision.skipped !== undefined ? { instancesConsumed: decision.skipped } : {}),
       ...(decision.newStatus !== undefined
-        ? {
-            status: decision.newStatus,
-            reason: decision.result.reasonCode,
-            history: {
-              from: current.status,
-              to: decision.newStatus,
-              reason: decision.result.reasonCode,
-              actor: `user:${input.owner}`,
-            },
-          }
+        ? { status: decision.newStatus, reason: decision.result.reasonCode }
         : {}),
+      history: {
+        kind: 'CANCELLED',
+        actor: `user:${input.owner}`,
+        reason: decision.result.reasonCode,
+        ...(decision.newStatus !== undefined
+          ? { fromStatus: current.status, toStatus: decision.newStatus }
+          : {}),
+        cancellation: { cancellationType, ...(instances !== undefined ? { instances } : {}) },
+        description: decision.result.reasonDescription,
+      },
     });
     if (!updated) throw stale(false);
   }

@@ -59,6 +59,7 @@ test('payment service documents: every operation becomes a tool with its securit
     'fetchPaymentFees',
     'fetchBankDetails',
     'getPayment',
+    'getPaymentHistory',
     'listPayments',
     'getMyAccountBalance',
     'getMyTransactionHistory',

@@ -305,6 +305,10 @@ const VALID: Record<string, readonly unknown[]> = {
     { body: { identificationNumber: '021000021', identificationType: 'ROUTING_NUMBER' } },
   ],
   getPayment: [{ externalReferenceNo: 'PO-20261122-000042' }],
+  getPaymentHistory: [
+    { externalReferenceNo: 'PO-20261122-000042' },
+    { externalReferenceNo: 'PO-20261122-000042', limit: 10 },
+  ],
   listPayments: [{}, { status: 'INITIATED', limit: 5, cursor: 'abc' }],
   getMyAccountBalance: [{}, { accountId: IBAN_DE }],
   getMyTransactionHistory: [{}, { accountId: IBAN_DE, from: '2026-01-01', to: '2026-01-31' }],

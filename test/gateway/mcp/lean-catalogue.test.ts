@@ -84,7 +84,7 @@ const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 test('demo catalogue: the whole tools/list is at most 60 KB at 2025-06-18, 2025-11-25 and 2026-07-28', async () => {
   for (const version of ['2025-06-18', '2025-11-25', '2026-07-28']) {
     const tools = await listTools(demo, version);
-    assert.equal(tools.length, 10);
+    assert.equal(tools.length, 11);
     const size = bytes(tools);
     assert.ok(size <= BUDGET, `${version}: tools/list is ${size} bytes`);
     const create = tools.find((t) => t.name === 'createPayment');
