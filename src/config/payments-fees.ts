@@ -175,65 +175,169 @@ export const DEFAULT_FEE_RULES: FeeRuleConfig[] = [
   }),
 ];
 
-/** TARGET2 (EUR), Federal Reserve (USD) and England & Wales (GBP) closing days, 2026–2027. */
-export const DEFAULT_HOLIDAYS: Record<string, string[]> = {
-  EUR: [
-    '2026-01-01',
-    '2026-04-03',
-    '2026-04-06',
-    '2026-05-01',
-    '2026-12-25',
-    '2026-12-26',
-    '2027-01-01',
-    '2027-03-26',
-    '2027-03-29',
-    '2027-05-01',
-    '2027-12-25',
-    '2027-12-26',
+const HolidayCalendar = Type.Union(
+  [
+    Type.Literal('FEDERAL_RESERVE'),
+    Type.Literal('TARGET'),
+    Type.Literal('ENGLAND_WALES'),
+    Type.Literal('NONE'),
   ],
-  USD: [
-    '2026-01-01',
-    '2026-01-19',
-    '2026-02-16',
-    '2026-05-25',
-    '2026-06-19',
-    '2026-07-04',
-    '2026-09-07',
-    '2026-10-12',
-    '2026-11-11',
-    '2026-11-26',
-    '2026-12-25',
-    '2027-01-01',
-    '2027-01-18',
-    '2027-02-15',
-    '2027-05-31',
-    '2027-06-19',
-    '2027-07-05',
-    '2027-09-06',
-    '2027-10-11',
-    '2027-11-11',
-    '2027-11-25',
-    '2027-12-25',
-  ],
-  GBP: [
-    '2026-01-01',
-    '2026-04-03',
-    '2026-04-06',
-    '2026-05-04',
-    '2026-05-25',
-    '2026-08-31',
-    '2026-12-25',
-    '2026-12-28',
-    '2027-01-01',
-    '2027-03-26',
-    '2027-03-29',
-    '2027-05-03',
-    '2027-05-31',
-    '2027-08-30',
-    '2027-12-27',
-    '2027-12-28',
-  ],
+  { description: 'holiday calendar computed by rule' },
+);
+const WeekendDays = Type.Array(Type.Integer({ minimum: 0, maximum: 6 }), {
+  maxItems: 7,
+  description: '0 = Sunday … 6 = Saturday',
+});
+
+export interface RailDefaults {
+  readonly channel: Static<typeof Channel>;
+  readonly currencies: string[];
+  readonly timeZone: string;
+  readonly calendar: Static<typeof HolidayCalendar>;
+  readonly weekendDays: number[];
+  readonly cutOff: string;
+  readonly settlementDays: number;
+}
+
+/** A rail's clock; every key has the rail's own default, so a partial override keeps the rest. */
+function railSchema(d: RailDefaults) {
+  return Type.Object(
+    {
+      channel: Type.Union(Channel.anyOf, { default: d.channel }),
+      currencies: Type.Array(CurrencyCode, {
+        default: d.currencies,
+        description: 'payment currencies this rail is chosen for when no mechanism names it',
+      }),
+      timeZone: Type.String({ minLength: 1, maxLength: 64, default: d.timeZone }),
+      calendar: Type.Union(HolidayCalendar.anyOf, { default: d.calendar }),
+      holidays: Type.Array(IsoDate, {
+        default: [],
+        description: 'extra closing days of this rail (one-off holidays)',
+      }),
+      weekendDays: Type.Array(WeekendDays.items, { maxItems: 7, default: d.weekendDays }),
+      cutOff: Type.String({ pattern: ClockTime.pattern, default: d.cutOff }),
+      settlementDays: Type.Integer({ minimum: 0, maximum: 10, default: d.settlementDays }),
+    },
+    { additionalProperties: false, default: {} },
+  );
+}
+
+const NY = 'America/New_York';
+const BERLIN = 'Europe/Berlin';
+const LONDON = 'Europe/London';
+const WEEKEND = [0, 6];
+
+/**
+ * The rails and their clocks. Cut-offs are the bank's own acceptance deadlines in the rail's zone:
+ * Fedwire customer transfers 18:00 ET; FedACH's last same-day window 16:45 ET (value the next business
+ * day, as standard ACH credits settle); TARGET2 customer payments 17:00 CET; SEPA credit transfers
+ * 14:00 CET for a D+1 value date; CHAPS customer payments 17:40 UK; Bacs input 22:30 UK on the
+ * three-day cycle (value two business days later); instant rails (SCT Inst, Faster Payments, FedNow)
+ * around the clock every day.
+ */
+export const DEFAULT_RAILS: Record<RailName, RailDefaults> = {
+  FEDWIRE: {
+    channel: 'RTGS',
+    currencies: ['USD'],
+    timeZone: NY,
+    calendar: 'FEDERAL_RESERVE',
+    weekendDays: WEEKEND,
+    cutOff: '18:00',
+    settlementDays: 0,
+  },
+  ACH: {
+    channel: 'MPNS',
+    currencies: ['USD'],
+    timeZone: NY,
+    calendar: 'FEDERAL_RESERVE',
+    weekendDays: WEEKEND,
+    cutOff: '16:45',
+    settlementDays: 1,
+  },
+  FEDNOW: {
+    channel: 'RTNS',
+    currencies: ['USD'],
+    timeZone: NY,
+    calendar: 'NONE',
+    weekendDays: [],
+    cutOff: '23:59',
+    settlementDays: 0,
+  },
+  TARGET2: {
+    channel: 'RTGS',
+    currencies: ['EUR'],
+    timeZone: BERLIN,
+    calendar: 'TARGET',
+    weekendDays: WEEKEND,
+    cutOff: '17:00',
+    settlementDays: 0,
+  },
+  SEPA: {
+    channel: 'MPNS',
+    currencies: ['EUR'],
+    timeZone: BERLIN,
+    calendar: 'TARGET',
+    weekendDays: WEEKEND,
+    cutOff: '14:00',
+    settlementDays: 1,
+  },
+  SEPA_INST: {
+    channel: 'RTNS',
+    currencies: ['EUR'],
+    timeZone: BERLIN,
+    calendar: 'NONE',
+    weekendDays: [],
+    cutOff: '23:59',
+    settlementDays: 0,
+  },
+  CHAPS: {
+    channel: 'RTGS',
+    currencies: ['GBP'],
+    timeZone: LONDON,
+    calendar: 'ENGLAND_WALES',
+    weekendDays: WEEKEND,
+    cutOff: '17:40',
+    settlementDays: 0,
+  },
+  BACS: {
+    channel: 'MPNS',
+    currencies: ['GBP'],
+    timeZone: LONDON,
+    calendar: 'ENGLAND_WALES',
+    weekendDays: WEEKEND,
+    cutOff: '22:30',
+    settlementDays: 2,
+  },
+  FPS: {
+    channel: 'RTNS',
+    currencies: ['GBP'],
+    timeZone: LONDON,
+    calendar: 'NONE',
+    weekendDays: [],
+    cutOff: '23:59',
+    settlementDays: 0,
+  },
 };
+
+export const RAIL_NAMES = [
+  'FEDWIRE',
+  'ACH',
+  'FEDNOW',
+  'TARGET2',
+  'SEPA',
+  'SEPA_INST',
+  'CHAPS',
+  'BACS',
+  'FPS',
+] as const;
+export type RailName = (typeof RAIL_NAMES)[number];
+
+const RailsSchema = Type.Object(
+  Object.fromEntries(RAIL_NAMES.map((name) => [name, railSchema(DEFAULT_RAILS[name])])) as {
+    [K in RailName]: ReturnType<typeof railSchema>;
+  },
+  { additionalProperties: false, default: {} },
+);
 
 export const FeesSchema = Type.Object(
   {
@@ -242,9 +346,10 @@ export const FeesSchema = Type.Object(
       minLength: 1,
       maxLength: 64,
       default: 'Europe/Berlin',
-      description: 'IANA time zone of cut-off times and business days',
+      description: 'IANA time zone of the bank clock (book transfers, currencies without a rail)',
     }),
-    weekendDays: Type.Array(Type.Integer({ minimum: 0, maximum: 6 }), {
+    weekendDays: Type.Array(WeekendDays.items, {
+      maxItems: 7,
       default: [0, 6],
       description: '0 = Sunday … 6 = Saturday',
     }),
@@ -253,8 +358,15 @@ export const FeesSchema = Type.Object(
       description: 'non-business days for every currency',
     }),
     holidaysByCurrency: Type.Record(CurrencyCode, Type.Array(IsoDate), {
-      default: DEFAULT_HOLIDAYS,
+      default: {},
+      description: 'extra closing days per payment currency (bank clock and rails alike)',
     }),
+    calendarsByCurrency: Type.Record(CurrencyCode, HolidayCalendar, {
+      default: { EUR: 'TARGET', USD: 'FEDERAL_RESERVE', GBP: 'ENGLAND_WALES' },
+      description:
+        'holiday calendar of the bank clock per payment currency (book transfers, no rail)',
+    }),
+    rails: RailsSchema,
     cutOffTimes: Type.Object(ChannelTimes.properties, {
       additionalProperties: false,
       default: { RTGS: '16:00', RTNS: '23:59', MPNS: '14:00', BOOK: '20:00' },

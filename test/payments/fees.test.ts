@@ -54,16 +54,19 @@ forEachStore('fetch-fees', (kind) => {
     ]);
     assert.equal(body['usedMechanism'], 'RTGS');
     assert.equal(body['priority'], 'NORM');
-    // Requested on a Saturday: echoed, executed Monday, value Tuesday (cross-border + 1 day).
+    // Requested on a Saturday: echoed, executed Monday, value Tuesday (cross-border + 1 day), on the
+    // TARGET2 clock (customer payments until 17:00 Frankfurt time).
     assert.deepEqual(body['dates'], [
       { dateType: 'REQUESTED_EXECUTION_DATE', dateTime: '2026-11-21T09:00:00Z' },
       { dateType: 'EXECUTION_DATE', dateTime: '2026-11-23T00:00:00+01:00' },
-      { dateType: 'CUT_OFF_TIME', dateTime: '2026-11-23T16:00:00+01:00' },
+      { dateType: 'CUT_OFF_TIME', dateTime: '2026-11-23T17:00:00+01:00' },
       { dateType: 'VALUE_DATE', dateTime: '2026-11-24T00:00:00+01:00' },
     ]);
     const summary = (body['customFields'] as Record<string, Record<string, unknown>>)['feeQuote'];
     assert.equal(summary?.['pricing'], 'LIST');
     assert.equal(summary?.['scope'], 'CROSS_BORDER');
+    assert.equal(summary?.['rail'], 'TARGET2');
+    assert.equal(summary?.['timeZone'], 'Europe/Berlin');
   });
 
   test('a user vouched for by the gateway gets their tier; others list price', async () => {
@@ -159,6 +162,32 @@ test('fetch-fees works without any identity configuration (list prices)', async 
       { amount: 25, currency: 'USD', type: 'DEBTOR_TRANSFER_FEE' },
       { amount: 10, currency: 'USD', type: 'DEBTOR_PRIORITY_SURCHARGE' },
     ]);
+  } finally {
+    await h.close();
+  }
+});
+
+test('fetch-fees dates a Fedwire payment on New York time (15:00 ET executes today)', async () => {
+  // Friday 2026-11-20 15:00 in New York = 21:00 in Frankfurt.
+  const h = await openHarness('sqlite', { now: () => new Date('2026-11-20T20:00:00Z') });
+  try {
+    const res = await fetchFees(
+      h,
+      { amount: { instructedAmount: 5000, instructedCurrency: 'USD' } },
+      { 'used-mechanism': 'FEDWIRE' },
+    );
+    assert.equal(res.statusCode, 201, res.body);
+    assert.deepEqual(json(res)['dates'], [
+      { dateType: 'REQUESTED_EXECUTION_DATE', dateTime: '2026-11-20T15:00:00-05:00' },
+      { dateType: 'EXECUTION_DATE', dateTime: '2026-11-20T15:00:00-05:00' },
+      { dateType: 'CUT_OFF_TIME', dateTime: '2026-11-20T18:00:00-05:00' },
+      { dateType: 'VALUE_DATE', dateTime: '2026-11-20T00:00:00-05:00' },
+    ]);
+    const summary = (json(res)['customFields'] as Record<string, Record<string, unknown>>)[
+      'feeQuote'
+    ];
+    assert.equal(summary?.['rail'], 'FEDWIRE');
+    assert.equal(summary?.['timeZone'], 'America/New_York');
   } finally {
     await h.close();
   }

@@ -8,10 +8,11 @@ import { minorUnit } from '../currencies.js';
 import { PaymentError } from '../errors.js';
 import { at, obj, str, num, type JsonObject } from '../record.js';
 import { checkFieldRules } from '../rules.js';
-import { formatZoned, type BusinessCalendar } from './calendar.js';
+import { formatZoned } from './calendar.js';
 import { quoteDates } from './dates.js';
 import { channelOfMechanism, defaultChannel, KNOWN_MECHANISMS } from './mechanism.js';
 import { toMinorExact, fromMinor } from './money.js';
+import { railClock, railOf } from './rails.js';
 import {
   computeFeeLines,
   toAppliedFees,
@@ -177,18 +178,19 @@ export function quoteFees(record: JsonObject, options: QuoteOptions): JsonObject
   const requestedText = str(at(requestedEntry, 'dateTime'));
   const requested = requestedText ? new Date(requestedText) : options.now;
   const effective = requested.getTime() < options.now.getTime() ? options.now : requested;
-  const calendar: BusinessCalendar = {
-    timeZone: fees.timeZone,
-    weekendDays: fees.weekendDays,
-    holidays: new Set([...fees.holidays, ...(fees.holidaysByCurrency[currency] ?? [])]),
-  };
+  const clock = railClock(
+    fees,
+    railOf(fees, mechanism, channel, currency),
+    channel,
+    currency,
+    effective,
+  );
   const computed = quoteDates({
     requested: effective,
-    channel,
     scope,
-    calendar,
-    cutOffTimes: fees.cutOffTimes,
-    settlementDays: fees.settlementDays,
+    calendar: clock.calendar,
+    cutOff: clock.cutOff,
+    settlementDays: clock.settlementDays,
     crossBorderExtraDays: fees.crossBorderExtraDays,
   });
   const sum = (side: 'DEBTOR' | 'CREDITOR') =>
@@ -199,6 +201,8 @@ export function quoteFees(record: JsonObject, options: QuoteOptions): JsonObject
   const custom = obj(record['customFields']) ?? {};
   const summary = {
     clearingChannel: channel,
+    rail: clock.rail,
+    timeZone: clock.calendar.timeZone,
     scope,
     pricing: tier ? tier.name : 'LIST',
     totalDebtorCharges: sum('DEBTOR'),
@@ -217,7 +221,7 @@ export function quoteFees(record: JsonObject, options: QuoteOptions): JsonObject
     dates: [
       {
         dateType: 'REQUESTED_EXECUTION_DATE',
-        dateTime: requestedText ?? formatZoned(options.now, fees.timeZone),
+        dateTime: requestedText ?? formatZoned(options.now, clock.calendar.timeZone),
       },
       ...computed.dates,
     ],
