@@ -17,6 +17,13 @@ const ClockTime = Type.String({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$' });
 export const FeeRuleSchema = Type.Object(
   {
     id: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }),
+    description: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'what the rule charges for, shown with each fee line of a quote',
+      }),
+    ),
     type: Type.String({
       pattern: '^[A-Z][A-Z0-9_]{0,25}$',
       description: 'fee type, reported as DEBTOR_<type> or CREDITOR_<type>',
@@ -95,9 +102,15 @@ const rule = (r: Partial<FeeRuleConfig> & Pick<FeeRuleConfig, 'id' | 'type'>): F
 });
 
 export const DEFAULT_FEE_RULES: FeeRuleConfig[] = [
-  rule({ id: 'book', type: 'TRANSFER_FEE', channels: ['BOOK'] }),
+  rule({
+    id: 'book',
+    description: 'book transfer between accounts of this bank: free',
+    type: 'TRANSFER_FEE',
+    channels: ['BOOK'],
+  }),
   rule({
     id: 'jpy-cross-border',
+    description: 'cross-border transfer in JPY: 1,500 + 0.1 %, at least 2,500, at most 15,000',
     type: 'TRANSFER_FEE',
     scope: 'CROSS_BORDER',
     currencies: ['JPY'],
@@ -108,6 +121,7 @@ export const DEFAULT_FEE_RULES: FeeRuleConfig[] = [
   }),
   rule({
     id: 'jpy-domestic',
+    description: 'domestic transfer in JPY',
     type: 'TRANSFER_FEE',
     scope: 'DOMESTIC',
     currencies: ['JPY'],
@@ -115,6 +129,7 @@ export const DEFAULT_FEE_RULES: FeeRuleConfig[] = [
   }),
   rule({
     id: 'cross-border',
+    description: 'cross-border transfer: 10 + 0.1 %, at least 15, at most 100',
     type: 'TRANSFER_FEE',
     scope: 'CROSS_BORDER',
     flat: 10,
@@ -122,12 +137,38 @@ export const DEFAULT_FEE_RULES: FeeRuleConfig[] = [
     minimum: 15,
     maximum: 100,
   }),
-  rule({ id: 'usd-wire', type: 'TRANSFER_FEE', channels: ['RTGS'], currencies: ['USD'], flat: 25 }),
-  rule({ id: 'rtgs', type: 'TRANSFER_FEE', channels: ['RTGS'], flat: 15 }),
-  rule({ id: 'instant', type: 'TRANSFER_FEE', channels: ['RTNS'], flat: 0.5 }),
-  rule({ id: 'mass', type: 'TRANSFER_FEE', channels: ['MPNS'], flat: 0.25 }),
+  rule({
+    id: 'usd-wire',
+    description: 'USD wire (Fedwire)',
+    type: 'TRANSFER_FEE',
+    channels: ['RTGS'],
+    currencies: ['USD'],
+    flat: 25,
+  }),
+  rule({
+    id: 'rtgs',
+    description: 'high-value (RTGS) transfer',
+    type: 'TRANSFER_FEE',
+    channels: ['RTGS'],
+    flat: 15,
+  }),
+  rule({
+    id: 'instant',
+    description: 'instant payment',
+    type: 'TRANSFER_FEE',
+    channels: ['RTNS'],
+    flat: 0.5,
+  }),
+  rule({
+    id: 'mass',
+    description: 'batch (ACH / SEPA / Bacs) transfer',
+    type: 'TRANSFER_FEE',
+    channels: ['MPNS'],
+    flat: 0.25,
+  }),
   rule({
     id: 'jpy-priority',
+    description: 'urgent (priority HIGH) surcharge in JPY',
     type: 'PRIORITY_SURCHARGE',
     priorities: ['HIGH'],
     currencies: ['JPY'],
@@ -136,6 +177,7 @@ export const DEFAULT_FEE_RULES: FeeRuleConfig[] = [
   }),
   rule({
     id: 'priority',
+    description: 'urgent (priority HIGH) surcharge',
     type: 'PRIORITY_SURCHARGE',
     priorities: ['HIGH'],
     channels: ['RTGS', 'MPNS'],
@@ -143,6 +185,7 @@ export const DEFAULT_FEE_RULES: FeeRuleConfig[] = [
   }),
   rule({
     id: 'large-value',
+    description: 'large-value fee: 0.01 % from 1,000,000, at most 250',
     type: 'LARGE_VALUE_FEE',
     currencies: ['EUR', 'USD', 'GBP', 'CHF'],
     channels: ['RTGS', 'RTNS', 'MPNS'],
@@ -152,6 +195,7 @@ export const DEFAULT_FEE_RULES: FeeRuleConfig[] = [
   }),
   rule({
     id: 'our-surcharge',
+    description: 'OUR surcharge: the payer also pays the foreign banks (charge bearer DEBT)',
     type: 'OUR_SURCHARGE',
     scope: 'CROSS_BORDER',
     chargeBearers: ['DEBT'],
@@ -159,6 +203,7 @@ export const DEFAULT_FEE_RULES: FeeRuleConfig[] = [
   }),
   rule({
     id: 'jpy-receiving',
+    description: "payee bank's fee for receiving a cross-border JPY payment",
     type: 'RECEIVING_FEE',
     chargedBy: 'PAYEE_BANK',
     scope: 'CROSS_BORDER',
@@ -167,6 +212,7 @@ export const DEFAULT_FEE_RULES: FeeRuleConfig[] = [
   }),
   rule({
     id: 'receiving',
+    description: "payee bank's fee for receiving a cross-border payment",
     type: 'RECEIVING_FEE',
     chargedBy: 'PAYEE_BANK',
     scope: 'CROSS_BORDER',

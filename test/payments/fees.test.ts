@@ -66,6 +66,13 @@ forEachStore('fetch-fees', (kind) => {
     assert.equal(summary?.['pricing'], 'LIST');
     assert.equal(summary?.['scope'], 'CROSS_BORDER');
     assert.equal(summary?.['rail'], 'TARGET2');
+    assert.deepEqual(
+      (summary?.['lines'] as Record<string, unknown>[]).map((l) => [l['type'], l['rule']]),
+      [
+        ['DEBTOR_TRANSFER_FEE', 'cross-border'],
+        ['CREDITOR_RECEIVING_FEE', 'receiving'],
+      ],
+    );
     assert.equal(summary?.['timeZone'], 'Europe/Berlin');
   });
 

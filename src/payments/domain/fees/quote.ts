@@ -15,6 +15,7 @@ import { toMinorExact, fromMinor } from './money.js';
 import { railClock, railOf } from './rails.js';
 import {
   computeFeeLines,
+  explainFees,
   toAppliedFees,
   type ChargeBearer,
   type DeepReadonly,
@@ -211,6 +212,7 @@ export function quoteFees(record: JsonObject, options: QuoteOptions): JsonObject
       lines.reduce((a, l) => a + l.listMinor, 0n),
       mu,
     ),
+    lines: explainFees(lines, fees.rules, input),
   };
   return {
     ...record,
