@@ -12,6 +12,7 @@ const Channel = Type.Union([
 const Money = Type.Number({ minimum: 0, maximum: 1e12 });
 const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$' });
 const IsoDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
+const DATE_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2})$';
 const ClockTime = Type.String({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$' });
 
 export const FeeRuleSchema = Type.Object(
@@ -385,6 +386,76 @@ const RailsSchema = Type.Object(
   { additionalProperties: false, default: {} },
 );
 
+const RateEntry = Type.Object(
+  {
+    mid: Type.Number({
+      exclusiveMinimum: 0,
+      maximum: 1e9,
+      description: 'mid-market rate: units of the second currency per unit of the first',
+    }),
+    marginBasisPoints: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 2000,
+        description: "the bank's margin on this pair, in basis points (overrides the default)",
+      }),
+    ),
+    asOf: Type.Optional(
+      Type.String({ pattern: DATE_TIME, description: 'when the rate was fixed' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** `EUR/USD` → rate entry; the reverse direction is derived (1 / mid). */
+export const RatePairsSchema = Type.Record(
+  Type.String({ pattern: '^[A-Z]{3}/[A-Z]{3}$' }),
+  RateEntry,
+  {
+    default: {},
+    additionalProperties: false,
+  },
+);
+
+/** The content of `rates.file` (JSON or YAML): the same keys as the inline table. */
+export const RatesFileSchema = Type.Object(
+  {
+    source: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    asOf: Type.Optional(Type.String({ pattern: DATE_TIME })),
+    pairs: RatePairsSchema,
+  },
+  { additionalProperties: false },
+);
+
+export const RatesSchema = Type.Object(
+  {
+    source: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      default: 'configuration',
+      description: 'name of the rate source, shown in quotes',
+    }),
+    asOf: Type.Optional(
+      Type.String({ pattern: DATE_TIME, description: 'when the inline rates were fixed' }),
+    ),
+    marginBasisPoints: Type.Number({
+      minimum: 0,
+      maximum: 2000,
+      default: 0,
+      description: "default margin of the bank's rate against mid, in basis points",
+    }),
+    pairs: RatePairsSchema,
+    file: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1024,
+        description: 'JSON or YAML rate file, re-read when its modification time changes',
+      }),
+    ),
+  },
+  { additionalProperties: false, default: {} },
+);
+
 export const FeesSchema = Type.Object(
   {
     rules: Type.Array(FeeRuleSchema, { maxItems: 500, default: DEFAULT_FEE_RULES }),
@@ -413,6 +484,7 @@ export const FeesSchema = Type.Object(
         'holiday calendar of the bank clock per payment currency (book transfers, no rail)',
     }),
     rails: RailsSchema,
+    rates: RatesSchema,
     cutOffTimes: Type.Object(ChannelTimes.properties, {
       additionalProperties: false,
       default: { RTGS: '16:00', RTNS: '23:59', MPNS: '14:00', BOOK: '20:00' },
@@ -459,4 +531,6 @@ export const PaymentsFeesProperties = { fees: FeesSchema, bankLookup: BankLookup
 
 export type FeeRuleConfig = Static<typeof FeeRuleSchema>;
 export type FeesConfig = Static<typeof FeesSchema>;
+export type RatesConfig = Static<typeof RatesSchema>;
+export type RatesFile = Static<typeof RatesFileSchema>;
 export type BankLookupConfig = Static<typeof BankLookupSchema>;

@@ -37,7 +37,15 @@ forEachStore('fetch-fees', (kind) => {
   before(async () => {
     h = await openHarness(kind, {
       now: () => NOW,
-      overrides: { fees: { customerTiers: { alice: 'premium' } } },
+      overrides: {
+        fees: {
+          customerTiers: { alice: 'premium' },
+          rates: {
+            asOf: '2026-11-20T09:00:00Z',
+            pairs: { 'EUR/USD': { mid: 1.16, marginBasisPoints: 25 } },
+          },
+        },
+      },
     });
   });
   after(async () => h.close());
@@ -123,6 +131,35 @@ forEachStore('fetch-fees', (kind) => {
       (json(unknown)['errors'] as { pointer: string }[])[0]?.pointer,
       '/header/Used-Mechanism',
     );
+  });
+
+  test('another transfer currency converts at the configured rate; a missing pair is a 422', async () => {
+    const res = await fetchFees(h, {
+      amount: { instructedAmount: 1000, instructedCurrency: 'EUR', transferCurrency: 'USD' },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    assert.equal((json(res)['amount'] as Record<string, unknown>)['transferAmount'], 1157.1);
+    const summary = (json(res)['customFields'] as Record<string, Record<string, unknown>>)[
+      'feeQuote'
+    ];
+    const exchange = summary?.['exchange'] as Record<string, unknown>;
+    assert.equal(exchange['rate'], 1.1571);
+    assert.equal(exchange['midRate'], 1.16);
+    assert.equal(exchange['marginBasisPoints'], 25);
+    assert.equal(exchange['marginAmount'], 2.9);
+    assert.equal(exchange['asOf'], '2026-11-20T09:00:00Z');
+    assert.equal(exchange['source'], 'configuration');
+    const missing = await fetchFees(h, {
+      amount: { instructedAmount: 1000, instructedCurrency: 'EUR', transferCurrency: 'CHF' },
+    });
+    assert.equal(missing.statusCode, 422);
+    assert.deepEqual(json(missing)['errors'], [
+      {
+        pointer: '/amount/transferCurrency',
+        code: 'EXCHANGE_RATE_UNAVAILABLE',
+        message: 'no exchange rate for EUR/CHF (nor CHF/EUR) in the rate source "configuration"',
+      },
+    ]);
   });
 
   test('validation: schema errors 400, business rules 422 with pointers', async () => {

@@ -12,6 +12,7 @@ import { formatZoned } from './calendar.js';
 import { quoteDates } from './dates.js';
 import { channelOfMechanism, defaultChannel, KNOWN_MECHANISMS } from './mechanism.js';
 import { toMinorExact, fromMinor } from './money.js';
+import { convert, type Conversion, type RateTable } from './fx.js';
 import { railClock, railOf } from './rails.js';
 import {
   computeFeeLines,
@@ -33,6 +34,8 @@ export interface QuoteOptions {
   /** The caller's user id when the gateway vouched for one (personalised pricing). */
   readonly userId?: string;
   readonly mechanismHeader?: string;
+  /** The current rate table (refreshed by the caller); default: the inline `fees.rates`. */
+  readonly rates?: RateTable;
 }
 
 const OFFSET = /(Z|[+-]\d{2}:?\d{2})$/i;
@@ -48,7 +51,9 @@ function problems(record: JsonObject, options: QuoteOptions): ProblemFieldError[
     payeeAccountReference: record['payeeAccountReference'],
     paymentInstruction: { amount: record['amount'], appliedFee: record['appliedFee'] },
   };
-  const errors: ProblemFieldError[] = checkFieldRules(pseudo).map((e) => ({
+  // The record rule asks a payment for its own exchange rate; a quote takes it from the rate source.
+  const fieldErrors = checkFieldRules(pseudo).filter((e) => e.code !== 'EXCHANGE_RATE_REQUIRED');
+  const errors: ProblemFieldError[] = fieldErrors.map((e) => ({
     pointer: e.pointer.replace(/^\/paymentInstruction/, ''),
     code: e.code,
     message: e.message,
@@ -150,6 +155,12 @@ export function quoteFees(record: JsonObject, options: QuoteOptions): JsonObject
   const mu = minorUnit(currency) ?? 2;
   const amountMinor =
     toMinorExact(num(at(record, 'amount', 'instructedAmount')) as number, mu) ?? 0n;
+  const transferCurrency = str(at(record, 'amount', 'transferCurrency'));
+  const conversion =
+    transferCurrency !== undefined && transferCurrency !== currency
+      ? convertOrFail(options, fees, currency, transferCurrency, amountMinor, mu)
+      : undefined;
+  const railCurrency = transferCurrency ?? currency;
   const payer = bankSide(record, 'payerBankReference', 'payerAccountReference');
   const payee = bankSide(record, 'payeeBankReference', 'payeeAccountReference');
   const scope: Scope =
@@ -181,9 +192,9 @@ export function quoteFees(record: JsonObject, options: QuoteOptions): JsonObject
   const effective = requested.getTime() < options.now.getTime() ? options.now : requested;
   const clock = railClock(
     fees,
-    railOf(fees, mechanism, channel, currency),
+    railOf(fees, mechanism, channel, railCurrency),
     channel,
-    currency,
+    railCurrency,
     effective,
   );
   const computed = quoteDates({
@@ -213,9 +224,19 @@ export function quoteFees(record: JsonObject, options: QuoteOptions): JsonObject
       mu,
     ),
     lines: explainFees(lines, fees.rules, input),
+    ...(conversion ? { exchange: describeConversion(conversion) } : {}),
   };
+  const amount = obj(record['amount']) ?? {};
   return {
     ...record,
+    ...(conversion
+      ? {
+          amount: {
+            ...amount,
+            transferAmount: fromMinor(conversion.convertedMinor, minorUnit(conversion.to) ?? 2),
+          },
+        }
+      : {}),
     chargeBearer,
     priority,
     usedMechanism: mechanism ?? channel,
@@ -228,5 +249,55 @@ export function quoteFees(record: JsonObject, options: QuoteOptions): JsonObject
       ...computed.dates,
     ],
     customFields: Object.keys(custom).length < 50 ? { ...custom, feeQuote: summary } : custom,
+  };
+}
+
+function convertOrFail(
+  options: QuoteOptions,
+  fees: FeesSettings,
+  from: string,
+  to: string,
+  amountMinor: bigint,
+  fromMinorUnit: number,
+): Conversion {
+  const table: RateTable = options.rates ?? fees.rates;
+  const toMinorUnit = minorUnit(to) ?? 2;
+  const conversion = convert(table, from, to, amountMinor, fromMinorUnit, toMinorUnit);
+  if (!conversion) {
+    throw new PaymentError('BUSINESS_RULE_VIOLATION', 'The fee query has 1 problem.', [
+      {
+        pointer: '/amount/transferCurrency',
+        code: 'EXCHANGE_RATE_UNAVAILABLE',
+        message: `no exchange rate for ${from}/${to} (nor ${to}/${from}) in the rate source "${table.source}"`,
+      },
+    ]);
+  }
+  if (conversion.convertedMinor <= 0n) {
+    throw new PaymentError('BUSINESS_RULE_VIOLATION', 'The fee query has 1 problem.', [
+      {
+        pointer: '/amount/instructedAmount',
+        code: 'AMOUNT_TOO_SMALL_TO_CONVERT',
+        message: `the amount converts to less than one minor unit of ${to}`,
+      },
+    ]);
+  }
+  return conversion;
+}
+
+function describeConversion(c: Conversion): JsonObject {
+  const mu = minorUnit(c.to) ?? 2;
+  return {
+    from: c.from,
+    to: c.to,
+    pair: c.pair,
+    inverted: c.inverted,
+    midRate: c.midRate,
+    marginBasisPoints: c.marginBasisPoints,
+    rate: c.rate,
+    convertedAmount: fromMinor(c.convertedMinor, mu),
+    amountAtMid: fromMinor(c.atMidMinor, mu),
+    marginAmount: fromMinor(c.marginMinor, mu),
+    source: c.source,
+    ...(c.asOf !== undefined ? { asOf: c.asOf } : {}),
   };
 }
