@@ -101,6 +101,8 @@ test('each rail is chosen by its mechanism, else by channel and currency; book u
   assert.equal(rail('RTNS', 'GBP'), 'FPS');
   assert.equal(rail('MPNS', 'USD', 'nacha'), 'ACH');
   assert.equal(rail('RTGS', 'USD', 'SWIFT'), 'FEDWIRE');
+  // A generic mechanism does not name a rail: a EUR wire goes over TARGET2.
+  assert.equal(rail('RTGS', 'EUR', 'WIRE'), 'TARGET2');
   assert.equal(rail('RTGS', 'JPY'), 'BANK');
   assert.equal(rail('BOOK', 'USD', 'FEDWIRE'), 'BANK');
 });

@@ -12,7 +12,6 @@ import type { Channel, DeepReadonly } from './schedule.js';
 /** Mechanism names (normalised) that pick one rail. */
 const RAIL_OF_MECHANISM: Readonly<Record<string, RailName>> = {
   FEDWIRE: 'FEDWIRE',
-  WIRE: 'FEDWIRE',
   ACH: 'ACH',
   FEDACH: 'ACH',
   NACHA: 'ACH',
