@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/config/load.js';
 import type { FeeRuleConfig } from '../../src/config/payments-fees.js';
 import {
   computeFeeLines,
+  explainFees,
   toAppliedFees,
   type FeeInput,
   type FeeRule,
@@ -147,5 +148,80 @@ test('customer tiers discount and waive payer-bank fees only', () => {
       tier: { name: 'gold', discountPercent: 0, waivedTypes: ['OUR_SURCHARGE'] },
     }),
     ['DEBTOR_TRANSFER_FEE=22.35', 'DEBTOR_OUR_SURCHARGE=0', 'DEBTOR_RECEIVING_FEE=5'],
+  );
+});
+
+function explain(partial: Partial<FeeInput> & { amount: number }) {
+  const currency = partial.currency ?? 'EUR';
+  const input: FeeInput = {
+    currency,
+    minorUnit: 2,
+    channel: 'RTGS',
+    priority: 'NORM',
+    chargeBearer: 'SHAR',
+    scope: 'CROSS_BORDER',
+    ...partial,
+    amountMinor: toMinorExact(partial.amount, 2) ?? 0n,
+  };
+  return explainFees(computeFeeLines(defaults.rules, input), defaults.rules, input);
+}
+
+test('each fee line names its rule and how it was priced (method, minimum/maximum, band, surcharge)', () => {
+  const plain = explain({ amount: 12345.67 });
+  assert.deepEqual(plain[0], {
+    type: 'DEBTOR_TRANSFER_FEE',
+    amount: 22.35,
+    currency: 'EUR',
+    rule: 'cross-border',
+    description: 'cross-border transfer: 10 + 0.1 %, at least 15, at most 100',
+    method: 'FLAT_PLUS_PERCENT',
+    flat: 10,
+    percent: 0.1,
+    percentAmount: 12.35,
+    minimum: 15,
+    maximum: 100,
+    minimumApplied: false,
+    maximumApplied: false,
+    tiered: false,
+    surcharge: false,
+    chargedBy: 'PAYER_BANK',
+    listPrice: 22.35,
+  });
+  assert.deepEqual(
+    { rule: plain[1]?.['rule'], method: plain[1]?.['method'], type: plain[1]?.['type'] },
+    { rule: 'receiving', method: 'FLAT', type: 'CREDITOR_RECEIVING_FEE' },
+  );
+  const small = explain({ amount: 100 })[0];
+  assert.equal(small?.['amount'], 15);
+  assert.equal(small?.['minimumApplied'], true);
+  assert.equal(small?.['maximumApplied'], false);
+  const large = explain({ amount: 2000000, priority: 'HIGH', chargeBearer: 'DEBT' });
+  assert.deepEqual(
+    large.map((l) => [l['rule'], l['method'], l['maximumApplied'], l['surcharge'], l['tiered']]),
+    [
+      ['cross-border', 'FLAT_PLUS_PERCENT', true, false, false],
+      ['priority', 'FLAT', false, true, false],
+      ['large-value', 'PERCENT', false, false, true],
+      ['our-surcharge', 'FLAT', false, true, false],
+      ['receiving', 'FLAT', false, false, false],
+    ],
+  );
+  assert.deepEqual(large[2]?.['band'], { from: 1000000 });
+  assert.equal(large[2]?.['percentAmount'], 200);
+});
+
+test('fee lines show the customer pricing applied on top of the list price', () => {
+  const lines = explain({
+    amount: 12345.67,
+    tier: { name: 'premium', discountPercent: 50, waivedTypes: ['OUR_SURCHARGE'] },
+    chargeBearer: 'DEBT',
+  });
+  assert.deepEqual(
+    lines.map((l) => [l['rule'], l['listPrice'], l['amount'], l['pricing']]),
+    [
+      ['cross-border', 22.35, 11.18, { tier: 'premium', discountPercent: 50, waived: false }],
+      ['our-surcharge', 20, 0, { tier: 'premium', discountPercent: 100, waived: true }],
+      ['receiving', 5, 5, undefined],
+    ],
   );
 });

@@ -37,7 +37,15 @@ forEachStore('fetch-fees', (kind) => {
   before(async () => {
     h = await openHarness(kind, {
       now: () => NOW,
-      overrides: { fees: { customerTiers: { alice: 'premium' } } },
+      overrides: {
+        fees: {
+          customerTiers: { alice: 'premium' },
+          rates: {
+            asOf: '2026-11-20T09:00:00Z',
+            pairs: { 'EUR/USD': { mid: 1.16, marginBasisPoints: 25 } },
+          },
+        },
+      },
     });
   });
   after(async () => h.close());
@@ -54,16 +62,26 @@ forEachStore('fetch-fees', (kind) => {
     ]);
     assert.equal(body['usedMechanism'], 'RTGS');
     assert.equal(body['priority'], 'NORM');
-    // Requested on a Saturday: echoed, executed Monday, value Tuesday (cross-border + 1 day).
+    // Requested on a Saturday: echoed, executed Monday, value Tuesday (cross-border + 1 day), on the
+    // TARGET2 clock (customer payments until 17:00 Frankfurt time).
     assert.deepEqual(body['dates'], [
       { dateType: 'REQUESTED_EXECUTION_DATE', dateTime: '2026-11-21T09:00:00Z' },
       { dateType: 'EXECUTION_DATE', dateTime: '2026-11-23T00:00:00+01:00' },
-      { dateType: 'CUT_OFF_TIME', dateTime: '2026-11-23T16:00:00+01:00' },
+      { dateType: 'CUT_OFF_TIME', dateTime: '2026-11-23T17:00:00+01:00' },
       { dateType: 'VALUE_DATE', dateTime: '2026-11-24T00:00:00+01:00' },
     ]);
     const summary = (body['customFields'] as Record<string, Record<string, unknown>>)['feeQuote'];
     assert.equal(summary?.['pricing'], 'LIST');
     assert.equal(summary?.['scope'], 'CROSS_BORDER');
+    assert.equal(summary?.['rail'], 'TARGET2');
+    assert.deepEqual(
+      (summary?.['lines'] as Record<string, unknown>[]).map((l) => [l['type'], l['rule']]),
+      [
+        ['DEBTOR_TRANSFER_FEE', 'cross-border'],
+        ['CREDITOR_RECEIVING_FEE', 'receiving'],
+      ],
+    );
+    assert.equal(summary?.['timeZone'], 'Europe/Berlin');
   });
 
   test('a user vouched for by the gateway gets their tier; others list price', async () => {
@@ -115,6 +133,35 @@ forEachStore('fetch-fees', (kind) => {
     );
   });
 
+  test('another transfer currency converts at the configured rate; a missing pair is a 422', async () => {
+    const res = await fetchFees(h, {
+      amount: { instructedAmount: 1000, instructedCurrency: 'EUR', transferCurrency: 'USD' },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    assert.equal((json(res)['amount'] as Record<string, unknown>)['transferAmount'], 1157.1);
+    const summary = (json(res)['customFields'] as Record<string, Record<string, unknown>>)[
+      'feeQuote'
+    ];
+    const exchange = summary?.['exchange'] as Record<string, unknown>;
+    assert.equal(exchange['rate'], 1.1571);
+    assert.equal(exchange['midRate'], 1.16);
+    assert.equal(exchange['marginBasisPoints'], 25);
+    assert.equal(exchange['marginAmount'], 2.9);
+    assert.equal(exchange['asOf'], '2026-11-20T09:00:00Z');
+    assert.equal(exchange['source'], 'configuration');
+    const missing = await fetchFees(h, {
+      amount: { instructedAmount: 1000, instructedCurrency: 'EUR', transferCurrency: 'CHF' },
+    });
+    assert.equal(missing.statusCode, 422);
+    assert.deepEqual(json(missing)['errors'], [
+      {
+        pointer: '/amount/transferCurrency',
+        code: 'EXCHANGE_RATE_UNAVAILABLE',
+        message: 'no exchange rate for EUR/CHF (nor CHF/EUR) in the rate source "configuration"',
+      },
+    ]);
+  });
+
   test('validation: schema errors 400, business rules 422 with pointers', async () => {
     const unknownField = await fetchFees(h, { ...crossBorder, colour: 'blue' });
     assert.equal(unknownField.statusCode, 400);
@@ -159,6 +206,32 @@ test('fetch-fees works without any identity configuration (list prices)', async 
       { amount: 25, currency: 'USD', type: 'DEBTOR_TRANSFER_FEE' },
       { amount: 10, currency: 'USD', type: 'DEBTOR_PRIORITY_SURCHARGE' },
     ]);
+  } finally {
+    await h.close();
+  }
+});
+
+test('fetch-fees dates a Fedwire payment on New York time (15:00 ET executes today)', async () => {
+  // Friday 2026-11-20 15:00 in New York = 21:00 in Frankfurt.
+  const h = await openHarness('sqlite', { now: () => new Date('2026-11-20T20:00:00Z') });
+  try {
+    const res = await fetchFees(
+      h,
+      { amount: { instructedAmount: 5000, instructedCurrency: 'USD' } },
+      { 'used-mechanism': 'FEDWIRE' },
+    );
+    assert.equal(res.statusCode, 201, res.body);
+    assert.deepEqual(json(res)['dates'], [
+      { dateType: 'REQUESTED_EXECUTION_DATE', dateTime: '2026-11-20T15:00:00-05:00' },
+      { dateType: 'EXECUTION_DATE', dateTime: '2026-11-20T15:00:00-05:00' },
+      { dateType: 'CUT_OFF_TIME', dateTime: '2026-11-20T18:00:00-05:00' },
+      { dateType: 'VALUE_DATE', dateTime: '2026-11-20T00:00:00-05:00' },
+    ]);
+    const summary = (json(res)['customFields'] as Record<string, Record<string, unknown>>)[
+      'feeQuote'
+    ];
+    assert.equal(summary?.['rail'], 'FEDWIRE');
+    assert.equal(summary?.['timeZone'], 'America/New_York');
   } finally {
     await h.close();
   }

@@ -5,15 +5,23 @@ import type { FastifyInstance } from 'fastify';
 import { PaymentError } from '../domain/errors.js';
 import { quoteFees, type FeesSettings } from '../domain/fees/quote.js';
 import type { JsonObject } from '../domain/record.js';
+import { RateSource } from '../usecases/rates.js';
 import { checkRequest, header, sendPaymentError, type PaymentsContext } from '../http/context.js';
 
 export interface FeeRoutesOptions {
   readonly ctx: PaymentsContext;
   readonly fees: FeesSettings;
+  /** Refreshable exchange rates; default: the inline `fees.rates` table only. */
+  readonly rates?: RateSource;
 }
 
 export async function feeRoutes(app: FastifyInstance, opts: FeeRoutesOptions): Promise<void> {
   const { ctx, fees } = opts;
+  const rates =
+    opts.rates ??
+    new RateSource(fees.rates, (err, file) =>
+      app.log.warn({ err, file }, 'exchange rate file unreadable; keeping the previous rates'),
+    );
   app.setErrorHandler((error, _req, reply) => {
     if (error instanceof PaymentError) return sendPaymentError(reply, error);
     throw error;
@@ -25,6 +33,7 @@ export async function feeRoutes(app: FastifyInstance, opts: FeeRoutesOptions): P
     const mechanism = header(req, 'used-mechanism');
     const quote = quoteFees(req.body as JsonObject, {
       fees,
+      rates: await rates.current(),
       now: ctx.now(),
       ...(identity.kind === 'user' ? { userId: identity.userId } : {}),
       ...(mechanism !== undefined ? { mechanismHeader: mechanism } : {}),

@@ -1,6 +1,7 @@
-// The dates of a fee quote: the requested execution date echoed, the execution date (first business day
-// on or after it, next one when the channel's cut-off has passed), that day's cut-off time, and the value
-// date (execution + the channel's settlement days, + extra days cross-border), all on business days.
+// The dates of a fee quote on its rail's clock: the execution date (first business day on or after the
+// request in the rail's zone, the next one when the rail's cut-off has passed), that day's cut-off time,
+// and the value date (execution + the rail's settlement days, + extra days cross-border), all on the
+// rail's business days and written with the rail zone's offset.
 import {
   addBusinessDays,
   formatZoned,
@@ -10,16 +11,16 @@ import {
   zonedInstant,
   type BusinessCalendar,
 } from './calendar.js';
-import type { Channel, Scope } from './schedule.js';
+import type { Scope } from './schedule.js';
 
 export interface QuoteDatesInput {
   /** When the payer wants it executed (already ≥ now). */
   readonly requested: Date;
-  readonly channel: Channel;
   readonly scope: Scope;
   readonly calendar: BusinessCalendar;
-  readonly cutOffTimes: Readonly<Record<Channel, string>>;
-  readonly settlementDays: Readonly<Record<Channel, number>>;
+  /** Local cut-off, hh:mm in the calendar's zone. */
+  readonly cutOff: string;
+  readonly settlementDays: number;
   readonly crossBorderExtraDays: number;
 }
 
@@ -36,17 +37,16 @@ export interface QuoteDates {
 }
 
 export function quoteDates(input: QuoteDatesInput): QuoteDates {
-  const { calendar, channel } = input;
+  const { calendar } = input;
   const tz = calendar.timeZone;
-  const cutOffMinutes = parseClock(input.cutOffTimes[channel]);
+  const cutOffMinutes = parseClock(input.cutOff);
   const local = localTime(input.requested, tz);
   let execution = onOrAfterBusinessDay(local.date, calendar);
   if (execution === local.date && local.minutes >= cutOffMinutes) {
     execution = addBusinessDays(execution, 1, calendar);
   }
   const settlement =
-    input.settlementDays[channel] +
-    (input.scope === 'CROSS_BORDER' ? input.crossBorderExtraDays : 0);
+    input.settlementDays + (input.scope === 'CROSS_BORDER' ? input.crossBorderExtraDays : 0);
   const value = addBusinessDays(execution, settlement, calendar);
   const cutOff = zonedInstant(execution, cutOffMinutes, tz);
   const executionInstant =

@@ -8,12 +8,15 @@ import { minorUnit } from '../currencies.js';
 import { PaymentError } from '../errors.js';
 import { at, obj, str, num, type JsonObject } from '../record.js';
 import { checkFieldRules } from '../rules.js';
-import { formatZoned, type BusinessCalendar } from './calendar.js';
+import { formatZoned } from './calendar.js';
 import { quoteDates } from './dates.js';
 import { channelOfMechanism, defaultChannel, KNOWN_MECHANISMS } from './mechanism.js';
 import { toMinorExact, fromMinor } from './money.js';
+import { convert, type Conversion, type RateTable } from './fx.js';
+import { railClock, railOf } from './rails.js';
 import {
   computeFeeLines,
+  explainFees,
   toAppliedFees,
   type ChargeBearer,
   type DeepReadonly,
@@ -31,6 +34,8 @@ export interface QuoteOptions {
   /** The caller's user id when the gateway vouched for one (personalised pricing). */
   readonly userId?: string;
   readonly mechanismHeader?: string;
+  /** The current rate table (refreshed by the caller); default: the inline `fees.rates`. */
+  readonly rates?: RateTable;
 }
 
 const OFFSET = /(Z|[+-]\d{2}:?\d{2})$/i;
@@ -46,7 +51,9 @@ function problems(record: JsonObject, options: QuoteOptions): ProblemFieldError[
     payeeAccountReference: record['payeeAccountReference'],
     paymentInstruction: { amount: record['amount'], appliedFee: record['appliedFee'] },
   };
-  const errors: ProblemFieldError[] = checkFieldRules(pseudo).map((e) => ({
+  // The record rule asks a payment for its own exchange rate; a quote takes it from the rate source.
+  const fieldErrors = checkFieldRules(pseudo).filter((e) => e.code !== 'EXCHANGE_RATE_REQUIRED');
+  const errors: ProblemFieldError[] = fieldErrors.map((e) => ({
     pointer: e.pointer.replace(/^\/paymentInstruction/, ''),
     code: e.code,
     message: e.message,
@@ -148,6 +155,12 @@ export function quoteFees(record: JsonObject, options: QuoteOptions): JsonObject
   const mu = minorUnit(currency) ?? 2;
   const amountMinor =
     toMinorExact(num(at(record, 'amount', 'instructedAmount')) as number, mu) ?? 0n;
+  const transferCurrency = str(at(record, 'amount', 'transferCurrency'));
+  const conversion =
+    transferCurrency !== undefined && transferCurrency !== currency
+      ? convertOrFail(options, fees, currency, transferCurrency, amountMinor, mu)
+      : undefined;
+  const railCurrency = transferCurrency ?? currency;
   const payer = bankSide(record, 'payerBankReference', 'payerAccountReference');
   const payee = bankSide(record, 'payeeBankReference', 'payeeAccountReference');
   const scope: Scope =
@@ -177,18 +190,19 @@ export function quoteFees(record: JsonObject, options: QuoteOptions): JsonObject
   const requestedText = str(at(requestedEntry, 'dateTime'));
   const requested = requestedText ? new Date(requestedText) : options.now;
   const effective = requested.getTime() < options.now.getTime() ? options.now : requested;
-  const calendar: BusinessCalendar = {
-    timeZone: fees.timeZone,
-    weekendDays: fees.weekendDays,
-    holidays: new Set([...fees.holidays, ...(fees.holidaysByCurrency[currency] ?? [])]),
-  };
+  const clock = railClock(
+    fees,
+    railOf(fees, mechanism, channel, railCurrency),
+    channel,
+    railCurrency,
+    effective,
+  );
   const computed = quoteDates({
     requested: effective,
-    channel,
     scope,
-    calendar,
-    cutOffTimes: fees.cutOffTimes,
-    settlementDays: fees.settlementDays,
+    calendar: clock.calendar,
+    cutOff: clock.cutOff,
+    settlementDays: clock.settlementDays,
     crossBorderExtraDays: fees.crossBorderExtraDays,
   });
   const sum = (side: 'DEBTOR' | 'CREDITOR') =>
@@ -199,6 +213,8 @@ export function quoteFees(record: JsonObject, options: QuoteOptions): JsonObject
   const custom = obj(record['customFields']) ?? {};
   const summary = {
     clearingChannel: channel,
+    rail: clock.rail,
+    timeZone: clock.calendar.timeZone,
     scope,
     pricing: tier ? tier.name : 'LIST',
     totalDebtorCharges: sum('DEBTOR'),
@@ -207,9 +223,20 @@ export function quoteFees(record: JsonObject, options: QuoteOptions): JsonObject
       lines.reduce((a, l) => a + l.listMinor, 0n),
       mu,
     ),
+    lines: explainFees(lines, fees.rules, input),
+    ...(conversion ? { exchange: describeConversion(conversion) } : {}),
   };
+  const amount = obj(record['amount']) ?? {};
   return {
     ...record,
+    ...(conversion
+      ? {
+          amount: {
+            ...amount,
+            transferAmount: fromMinor(conversion.convertedMinor, minorUnit(conversion.to) ?? 2),
+          },
+        }
+      : {}),
     chargeBearer,
     priority,
     usedMechanism: mechanism ?? channel,
@@ -217,10 +244,60 @@ export function quoteFees(record: JsonObject, options: QuoteOptions): JsonObject
     dates: [
       {
         dateType: 'REQUESTED_EXECUTION_DATE',
-        dateTime: requestedText ?? formatZoned(options.now, fees.timeZone),
+        dateTime: requestedText ?? formatZoned(options.now, clock.calendar.timeZone),
       },
       ...computed.dates,
     ],
     customFields: Object.keys(custom).length < 50 ? { ...custom, feeQuote: summary } : custom,
+  };
+}
+
+function convertOrFail(
+  options: QuoteOptions,
+  fees: FeesSettings,
+  from: string,
+  to: string,
+  amountMinor: bigint,
+  fromMinorUnit: number,
+): Conversion {
+  const table: RateTable = options.rates ?? fees.rates;
+  const toMinorUnit = minorUnit(to) ?? 2;
+  const conversion = convert(table, from, to, amountMinor, fromMinorUnit, toMinorUnit);
+  if (!conversion) {
+    throw new PaymentError('BUSINESS_RULE_VIOLATION', 'The fee query has 1 problem.', [
+      {
+        pointer: '/amount/transferCurrency',
+        code: 'EXCHANGE_RATE_UNAVAILABLE',
+        message: `no exchange rate for ${from}/${to} (nor ${to}/${from}) in the rate source "${table.source}"`,
+      },
+    ]);
+  }
+  if (conversion.convertedMinor <= 0n) {
+    throw new PaymentError('BUSINESS_RULE_VIOLATION', 'The fee query has 1 problem.', [
+      {
+        pointer: '/amount/instructedAmount',
+        code: 'AMOUNT_TOO_SMALL_TO_CONVERT',
+        message: `the amount converts to less than one minor unit of ${to}`,
+      },
+    ]);
+  }
+  return conversion;
+}
+
+function describeConversion(c: Conversion): JsonObject {
+  const mu = minorUnit(c.to) ?? 2;
+  return {
+    from: c.from,
+    to: c.to,
+    pair: c.pair,
+    inverted: c.inverted,
+    midRate: c.midRate,
+    marginBasisPoints: c.marginBasisPoints,
+    rate: c.rate,
+    convertedAmount: fromMinor(c.convertedMinor, mu),
+    amountAtMid: fromMinor(c.atMidMinor, mu),
+    marginAmount: fromMinor(c.marginMinor, mu),
+    source: c.source,
+    ...(c.asOf !== undefined ? { asOf: c.asOf } : {}),
   };
 }

@@ -40,6 +40,22 @@ export interface AppliedFee {
   readonly type: string;
 }
 
+/** How a rule prices: a fixed amount, a percentage of the instructed amount, or both added. */
+export type FeeMethod = 'FLAT' | 'PERCENT' | 'FLAT_PLUS_PERCENT';
+
+/** How one rule's list price came about (all amounts in minor units). */
+export interface RuleBreakdown {
+  readonly method: FeeMethod;
+  readonly flatMinor: bigint;
+  readonly percentMinor: bigint;
+  /** flat + percentage before the clamp. */
+  readonly computedMinor: bigint;
+  readonly minimumApplied: boolean;
+  readonly maximumApplied: boolean;
+  /** The clamped list price. */
+  readonly listMinor: bigint;
+}
+
 export interface FeeLine {
   readonly ruleId: string;
   readonly type: string;
@@ -47,6 +63,17 @@ export interface FeeLine {
   readonly bornBy: 'DEBTOR' | 'CREDITOR';
   readonly listMinor: bigint;
   readonly minor: bigint;
+  readonly breakdown: RuleBreakdown;
+  /** Whether the rule is one band of a tiered price (it has minAmount and/or maxAmount). */
+  readonly tiered: boolean;
+  /** A surcharge: a fee type ending in SURCHARGE, added on top of the transfer fee. */
+  readonly surcharge: boolean;
+  /** Customer pricing: the tier's discount, or the fee waived. */
+  readonly pricing?: {
+    readonly tier: string;
+    readonly discountPercent: number;
+    readonly waived: boolean;
+  };
 }
 
 export function ruleMatches(rule: FeeRule, input: FeeInput): boolean {
@@ -72,20 +99,44 @@ export function ruleMatches(rule: FeeRule, input: FeeInput): boolean {
 }
 
 /** List price of one rule for the amount: flat + percentage, clamped to [minimum, maximum]. */
-export function ruleAmount(rule: FeeRule, input: FeeInput): bigint {
+export function ruleBreakdown(rule: FeeRule, input: FeeInput): RuleBreakdown {
   const mu = input.minorUnit;
-  let fee =
-    toMinorRounded(rule.flat, mu) +
-    mulDivHalfUp(input.amountMinor, percentUnits(rule.percent), PERCENT_SCALE);
+  const flatMinor = toMinorRounded(rule.flat, mu);
+  const percentMinor = mulDivHalfUp(input.amountMinor, percentUnits(rule.percent), PERCENT_SCALE);
+  const computedMinor = flatMinor + percentMinor;
+  let fee = computedMinor;
+  let minimumApplied = false;
+  let maximumApplied = false;
   if (rule.minimum !== undefined) {
     const min = toMinorRounded(rule.minimum, mu);
-    if (fee < min) fee = min;
+    if (fee < min) {
+      fee = min;
+      minimumApplied = true;
+    }
   }
   if (rule.maximum !== undefined) {
     const max = toMinorRounded(rule.maximum, mu);
-    if (fee > max) fee = max;
+    if (fee > max) {
+      fee = max;
+      maximumApplied = true;
+      minimumApplied = false;
+    }
   }
-  return fee;
+  const method: FeeMethod =
+    rule.percent === 0 ? 'FLAT' : rule.flat === 0 ? 'PERCENT' : 'FLAT_PLUS_PERCENT';
+  return {
+    method,
+    flatMinor,
+    percentMinor,
+    computedMinor,
+    minimumApplied,
+    maximumApplied,
+    listMinor: fee,
+  };
+}
+
+export function ruleAmount(rule: FeeRule, input: FeeInput): bigint {
+  return ruleBreakdown(rule, input).listMinor;
 }
 
 /**
@@ -109,17 +160,21 @@ export function computeFeeLines(rules: readonly FeeRule[], input: FeeInput): Fee
     const slot = `${rule.chargedBy}:${rule.type}`;
     if (taken.has(slot) || !ruleMatches(rule, input)) continue;
     taken.add(slot);
-    const listMinor = ruleAmount(rule, input);
+    const breakdown = ruleBreakdown(rule, input);
+    const listMinor = breakdown.listMinor;
     let minor = listMinor;
     const tier = input.tier;
+    let pricing: FeeLine['pricing'];
     if (tier && rule.chargedBy === 'PAYER_BANK') {
-      minor = tier.waivedTypes.includes(rule.type)
+      const waived = tier.waivedTypes.includes(rule.type);
+      minor = waived
         ? 0n
         : mulDivHalfUp(
             listMinor,
             PERCENT_SCALE - percentUnits(tier.discountPercent),
             PERCENT_SCALE,
           );
+      pricing = { tier: tier.name, discountPercent: waived ? 100 : tier.discountPercent, waived };
     }
     lines.push({
       ruleId: rule.id,
@@ -128,6 +183,10 @@ export function computeFeeLines(rules: readonly FeeRule[], input: FeeInput): Fee
       bornBy: bearerOf(input.chargeBearer, rule.chargedBy),
       listMinor,
       minor,
+      breakdown,
+      tiered: rule.minAmount !== undefined || rule.maxAmount !== undefined,
+      surcharge: /SURCHARGE$/.test(rule.type),
+      ...(pricing ? { pricing } : {}),
     });
   }
   return lines;
@@ -139,4 +198,51 @@ export function toAppliedFees(lines: readonly FeeLine[], input: FeeInput): Appli
     currency: input.currency,
     type: `${l.bornBy}_${l.type}`,
   }));
+}
+
+/**
+ * Why each fee costs what it costs, in the order of `appliedFee`: the rule (configuration id and
+ * description), the method, the parts, whether the minimum or maximum applied, the amount band of a
+ * tiered rule, whether it is a surcharge, and the customer pricing on top.
+ */
+export function explainFees(
+  lines: readonly FeeLine[],
+  rules: readonly FeeRule[],
+  input: FeeInput,
+): Record<string, unknown>[] {
+  const mu = input.minorUnit;
+  const money = (minor: bigint) => fromMinor(minor, mu);
+  return lines.map((l) => {
+    const rule = rules.find((r) => r.id === l.ruleId);
+    const b = l.breakdown;
+    return {
+      type: `${l.bornBy}_${l.type}`,
+      amount: money(l.minor),
+      currency: input.currency,
+      rule: l.ruleId,
+      ...(rule?.description !== undefined ? { description: rule.description } : {}),
+      method: b.method,
+      ...(b.method !== 'PERCENT' ? { flat: money(b.flatMinor) } : {}),
+      ...(b.method !== 'FLAT'
+        ? { percent: rule?.percent ?? 0, percentAmount: money(b.percentMinor) }
+        : {}),
+      ...(rule?.minimum !== undefined ? { minimum: rule.minimum } : {}),
+      ...(rule?.maximum !== undefined ? { maximum: rule.maximum } : {}),
+      minimumApplied: b.minimumApplied,
+      maximumApplied: b.maximumApplied,
+      ...(l.tiered
+        ? {
+            band: {
+              ...(rule?.minAmount !== undefined ? { from: rule.minAmount } : {}),
+              ...(rule?.maxAmount !== undefined ? { below: rule.maxAmount } : {}),
+            },
+          }
+        : {}),
+      tiered: l.tiered,
+      surcharge: l.surcharge,
+      chargedBy: l.chargedBy,
+      listPrice: money(l.listMinor),
+      ...(l.pricing ? { pricing: l.pricing } : {}),
+    };
+  });
 }

@@ -1,0 +1,93 @@
+// Currency conversion of a fee quote from a configured rate table (pure): `EUR/USD` mid 1.16 means
+// 1 EUR = 1.16 USD; the reverse direction is derived as 1 / mid. The bank's rate is the mid moved
+// against the customer by the margin in basis points; amounts convert in exact integer minor units,
+// rounded half up to the target currency's minor unit.
+import { mulDivHalfUp } from './money.js';
+
+export interface RateEntry {
+  readonly mid: number;
+  readonly marginBasisPoints?: number;
+  readonly asOf?: string;
+  /** Where the entry came from, when not the table's source (e.g. the rate file). */
+  readonly source?: string;
+}
+
+export interface RateTable {
+  readonly source: string;
+  readonly asOf?: string;
+  /** Default margin for pairs without their own. */
+  readonly marginBasisPoints: number;
+  readonly pairs: Readonly<Record<string, RateEntry>>;
+}
+
+export interface Conversion {
+  /** The configured pair used, e.g. `EUR/USD`. */
+  readonly pair: string;
+  /** True when the quote converts in the reverse direction of the configured pair. */
+  readonly inverted: boolean;
+  readonly from: string;
+  readonly to: string;
+  /** Units of `to` per unit of `from`, mid-market. */
+  readonly midRate: number;
+  readonly marginBasisPoints: number;
+  /** Units of `to` per unit of `from` the customer gets (mid less the margin). */
+  readonly rate: number;
+  readonly asOf?: string;
+  readonly source: string;
+  readonly convertedMinor: bigint;
+  readonly atMidMinor: bigint;
+  /** What the margin costs, in `to` minor units (at mid − at the customer rate). */
+  readonly marginMinor: bigint;
+}
+
+/** Rates carry twelve decimals. */
+const SCALE = 10n ** 12n;
+
+function toUnits(rate: number): bigint {
+  const [int, frac = ''] = rate.toFixed(12).split('.');
+  return BigInt((int ?? '0') + frac.padEnd(12, '0'));
+}
+
+function fromUnits(units: bigint): number {
+  return Number((Number(units) / Number(SCALE)).toFixed(10));
+}
+
+/** Converts `amountMinor` of `from` into `to`; undefined when neither direction is configured. */
+export function convert(
+  table: RateTable,
+  from: string,
+  to: string,
+  amountMinor: bigint,
+  fromMinorUnit: number,
+  toMinorUnit: number,
+): Conversion | undefined {
+  const direct = table.pairs[`${from}/${to}`];
+  const reverse = direct ? undefined : table.pairs[`${to}/${from}`];
+  const entry = direct ?? reverse;
+  if (!entry) return undefined;
+  const configured = toUnits(entry.mid);
+  if (configured <= 0n) return undefined;
+  const midUnits = direct ? configured : mulDivHalfUp(SCALE, SCALE, configured);
+  const bps = entry.marginBasisPoints ?? table.marginBasisPoints;
+  const bpsUnits = BigInt(Math.round(bps * 100)); // hundredths of a basis point
+  const rateUnits = mulDivHalfUp(midUnits, 1_000_000n - bpsUnits, 1_000_000n);
+  const denominator = 10n ** BigInt(fromMinorUnit) * SCALE;
+  const target = 10n ** BigInt(toMinorUnit);
+  const atMidMinor = mulDivHalfUp(amountMinor, midUnits * target, denominator);
+  const convertedMinor = mulDivHalfUp(amountMinor, rateUnits * target, denominator);
+  const asOf = entry.asOf ?? table.asOf;
+  return {
+    pair: direct ? `${from}/${to}` : `${to}/${from}`,
+    inverted: !direct,
+    from,
+    to,
+    midRate: fromUnits(midUnits),
+    marginBasisPoints: bps,
+    rate: fromUnits(rateUnits),
+    ...(asOf !== undefined ? { asOf } : {}),
+    source: entry.source ?? table.source,
+    convertedMinor,
+    atMidMinor,
+    marginMinor: atMidMinor - convertedMinor,
+  };
+}
