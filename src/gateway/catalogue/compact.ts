@@ -22,7 +22,7 @@ export const COMPACT_VIEW: CompactOptions = {
 };
 
 /** The compact view shows an outputSchema only when its compact form is at most this many bytes. */
-export const MAX_SHOWN_OUTPUT_BYTES = 1024;
+export const MAX_SHOWN_OUTPUT_BYTES = 768;
 
 export interface ShownSchemas {
   readonly inputSchema: JsonObject;
