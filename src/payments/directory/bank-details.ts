@@ -66,9 +66,16 @@ export function mergeEntries(entries: readonly DirectoryEntry[]): BankDetails {
     if (value !== undefined) address[field] = value;
   }
   const transfer = union(rows.map((r) => r.transferTypes));
+  // "ACH when unknown" only when no Federal Reserve file describes the bank: a Fedwire record states
+  // its transfer types exactly (a securities-only participant is not an ACH participant).
+  const fromFed = rows.some((r) => r.source === 'fedach' || r.source === 'fedwire');
   const customFields: Record<string, unknown> = {
     sources: [...new Set(rows.map((r) => r.source))],
   };
+  // FedACH and Fedwire often name one bank differently: keep every source's name.
+  const names: Record<string, string> = {};
+  for (const r of rows) names[r.source] ??= r.bankName;
+  if (new Set(Object.values(names)).size > 1) customFields.bankNames = names;
   const newRtn = first(rows, 'newRoutingNumber');
   if (newRtn) customFields.newRoutingNumber = newRtn;
   const office = first(rows, 'officeType');
@@ -88,7 +95,7 @@ export function mergeEntries(entries: readonly DirectoryEntry[]): BankDetails {
     ...(branchCode ? { branchCode } : {}),
     ...(sortCode ? { sortCode: sortCode.replace(/^(\d\d)(\d\d)(\d\d)$/, '$1-$2-$3') } : {}),
     ...(bic ? { bic } : {}),
-    transferSupportType: transfer.length > 0 ? transfer : ['ACH'],
+    transferSupportType: transfer.length > 0 || fromFed ? transfer : ['ACH'],
     serviceSupportType: union(rows.map((r) => r.services)),
     ...(district ? { federalReserveDistrict: district } : {}),
     ...(first(rows, 'participantName')

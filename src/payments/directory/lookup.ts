@@ -6,7 +6,7 @@ import { isKnownCountry } from './countries.js';
 import { parseBban, parseIban, type AccountIdentifier } from './iban.js';
 import { nameMatcher, nameSimilarity } from './jaro-winkler.js';
 import type { MalformedCode } from './parse-result.js';
-import { parseRoutingNumber } from './routing-number.js';
+import { parseDirectoryRoutingNumber, parseRoutingNumber } from './routing-number.js';
 import { institutionKey, mergeEntries, type BankDetails } from './bank-details.js';
 import type { DirectoryStore, NameIndexItem } from './store.js';
 import type { DirectoryEntry } from './types.js';
@@ -55,9 +55,18 @@ async function candidates(
   switch (req.identificationType) {
     case 'ROUTING_NUMBER': {
       const p = parseRoutingNumber(id);
-      if (!p.ok) return malformed(p.code, p.reason);
-      if (req.country !== undefined && req.country !== 'US') {
+      if (req.country !== undefined && req.country !== 'US' && (p.ok || p.code === 'BAD_PREFIX')) {
         return malformed('BAD_COUNTRY', 'routing numbers identify US banks', '/country');
+      }
+      if (!p.ok) {
+        // A number outside the district ranges is still answered when a Federal Reserve file lists
+        // it (Treasury numbers beginning with 15).
+        const listed = parseDirectoryRoutingNumber(id);
+        if (p.code === 'BAD_PREFIX' && listed.ok) {
+          const rows = await store.byRoutingNumber(listed.value);
+          if (rows.length > 0) return rows;
+        }
+        return malformed(p.code, p.reason);
       }
       return store.byRoutingNumber(p.value.routingNumber);
     }
