@@ -6,7 +6,11 @@ import { loadConfig } from '../../config/load.js';
 import { openDatabase } from '../../shared/db/open.js';
 import { runMigrations } from '../../shared/db/migrations.js';
 import { directoryMigrations } from '../../payments/directory/migrations.js';
-import { importDirectory, type ImportSummary } from '../../payments/directory/import.js';
+import {
+  DirectoryImportError,
+  importDirectory,
+  type ImportSummary,
+} from '../../payments/directory/import.js';
 import { parseFedach } from '../../payments/directory/importers/fedach.js';
 import { parseFedwire } from '../../payments/directory/importers/fedwire.js';
 import { parseBankCsv } from '../../payments/directory/importers/csv.js';
@@ -23,11 +27,13 @@ const PARSERS: Record<DirectorySource, (text: string) => ParsedFile> = {
 
 const SHOWN_SKIPS = 50;
 
-const USAGE = `Usage: toolgate bank-directory import FILE --format fedach|fedwire|csv [--config FILE] [--json]
+const USAGE = `Usage: toolgate bank-directory import FILE --format fedach|fedwire|csv [--replace] [--config FILE] [--json]
 
 Imports a bank directory file into the payment service's database (the one in the configuration).
 The import is one transaction: when anything fails, the directory stays exactly as it was.
 Records already present are updated when they changed; malformed records are skipped and listed.
+A file that yields no record (empty, or in another format) is refused: exit 1 with the reason.
+Real data always replaces the synthetic sample; it is never mixed with it.
 
 Formats (docs/bank-directory.md):
   fedach   FedACH participant directory, fixed width, 155 characters a record
@@ -36,6 +42,8 @@ Formats (docs/bank-directory.md):
 
 Options:
   -f, --format FORMAT  fedach, fedwire or csv (required)
+      --replace        the file is the whole directory of its format: records absent from it are
+                       deleted, in the same transaction (all-or-nothing)
   -c, --config FILE    configuration file; default: $TOOLGATE_CONFIG, else built-in defaults
       --json           print the summary as one JSON object
   -h, --help           show this help
@@ -59,8 +67,10 @@ function progressBar(out: Output): (done: number, total: number) => void {
 function textSummary(file: string, s: ImportSummary): string {
   const lines = [
     `Imported ${file} (${s.source}): ${s.imported} imported, ${s.updated} updated, ` +
-      `${s.unchanged} unchanged, ${s.skipped.length} skipped of ${s.total} records.`,
+      `${s.unchanged} unchanged, ${s.skipped.length} skipped of ${s.total} records` +
+      `${s.removed > 0 ? `; ${s.removed} removed (not in the file)` : ''}.`,
   ];
+  if (s.replacedSample) lines.push('  the synthetic sample directory was replaced by this data');
   for (const skip of s.skipped.slice(0, SHOWN_SKIPS)) {
     lines.push(`  skipped line ${skip.line}: ${skip.reason}`);
   }
@@ -77,7 +87,7 @@ export const bankDirectoryCommand: Command = {
   async run(argv: readonly string[], context: CliContext): Promise<number> {
     const { values, positionals } = parseCommandArgs(
       argv,
-      { ...COMMON_OPTIONS, format: { type: 'string', short: 'f' } },
+      { ...COMMON_OPTIONS, format: { type: 'string', short: 'f' }, replace: { type: 'boolean' } },
       true,
     );
     if (values.help) {
@@ -113,6 +123,7 @@ export const bankDirectoryCommand: Command = {
         source: format,
         origin: file,
         batchSize: config.payments.bankLookup.importBatchSize,
+        replace: values.replace === true,
         ...(tty ? { onProgress: progressBar(context.stderr) } : {}),
       });
       if (tty) context.stderr.write('\n');
@@ -122,6 +133,10 @@ export const bankDirectoryCommand: Command = {
           : textSummary(file, summary),
       );
       return 0;
+    } catch (error) {
+      // Refusals name their code (docs/errors.md); nothing was written.
+      if (error instanceof DirectoryImportError) throw new Error(`${error.code}: ${error.message}`);
+      throw error;
     } finally {
       await db.close();
     }

@@ -148,6 +148,21 @@ export async function lookupBank(
   req: BankLookupRequest,
   options: LookupOptions,
 ): Promise<LookupOutcome> {
+  const outcome = await lookupInDirectory(store, req, options);
+  if (outcome.kind === 'malformed' || !(await store.isSample())) return outcome;
+  // Answers from the synthetic sample say so.
+  if (outcome.kind === 'not-found') {
+    return { ...outcome, reason: `${outcome.reason} (the directory holds only sample data)` };
+  }
+  outcome.details.customFields = { ...outcome.details.customFields, sampleData: true };
+  return outcome;
+}
+
+async function lookupInDirectory(
+  store: DirectoryStore,
+  req: BankLookupRequest,
+  options: LookupOptions,
+): Promise<LookupOutcome> {
   const found = await candidates(store, req, options);
   if (!Array.isArray(found)) return found;
   let rows = found;

@@ -49,4 +49,12 @@ CREATE TABLE bank_directory_imports (
 );
 `,
   },
+  {
+    version: 2,
+    name: 'sample flag of the directory, removed count of an import (issue 14)',
+    up: `
+ALTER TABLE bank_directory_meta ADD COLUMN sample INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE bank_directory_imports ADD COLUMN removed INTEGER NOT NULL DEFAULT 0;
+`,
+  },
 ];
