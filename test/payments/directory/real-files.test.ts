@@ -143,3 +143,39 @@ forEachDirectoryStore('real-file look-ups (issue 14)', (kind) => {
     assert.equal(o.kind, 'malformed');
   });
 });
+
+test('the JSON form of the Fedwire directory gives the same records as the fixed-width file', () => {
+  const json = parseFedwire(fixture('fedwire-edge-cases.json'));
+  assert.deepEqual(json.skipped, []);
+  assert.deepEqual(
+    json.entries.map((e) => e.entry),
+    parseFedwire(FEDWIRE).entries.map((e) => e.entry),
+  );
+});
+
+test('the JSON form of the FedACH directory gives the same records as the fixed-width file', () => {
+  const json = parseFedach(fixture('fedach-edge-cases.json'));
+  assert.deepEqual(json.skipped, []);
+  assert.deepEqual(
+    json.entries.map((e) => e.entry),
+    parseFedach(FEDACH).entries.map((e) => e.entry),
+  );
+});
+
+test('JSON participants that do not fit the record are skipped with their position and reason', () => {
+  const text = JSON.stringify({
+    fedwireParticipants: {
+      fedwireParticipants: [
+        { routingNumber: '0110000281', customerName: 'X' },
+        { routingNumber: 11000028 },
+        'not an object',
+      ],
+    },
+  });
+  assert.deepEqual(parseFedwire(text).skipped, [
+    { line: 1, reason: 'routingNumber is longer than 9 characters' },
+    { line: 2, reason: 'routingNumber is not a string' },
+    { line: 3, reason: 'participant is not an object' },
+  ]);
+  assert.match(parseFedach(text).skipped[0]?.reason ?? '', /expected \{"fedACHParticipants"/);
+});

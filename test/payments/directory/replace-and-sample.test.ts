@@ -182,3 +182,13 @@ forEachDirectoryStore('replace and sample (issue 14)', (kind) => {
     assert.equal(await new DirectoryStore(h.db).count(), 5);
   });
 });
+
+test('--format fedwire imports the JSON form of the directory', async () => {
+  const file = join(dir, 'fpddir.json');
+  writeFileSync(file, fixture('fedwire-edge-cases.json'));
+  const r = await run(['bank-directory', 'import', file, '--format', 'fedwire', '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  const s = JSON.parse(r.stdout) as { total: number; skipped: unknown[] };
+  assert.equal(s.total, 7);
+  assert.deepEqual(s.skipped, []);
+});

@@ -3,6 +3,7 @@
 import { parseDirectoryRoutingNumber } from '../routing-number.js';
 import type { DirectoryEntry, ParsedFile, SkippedRecord, SourcedEntry } from '../types.js';
 import { field, isBlank, lines, pad } from './fixed-width.js';
+import { FEDACH_JSON_LAYOUT, looksLikeJson, parseFedJson } from './fed-json.js';
 
 export const FEDACH_RECORD_LENGTH = 155;
 
@@ -120,7 +121,10 @@ export function parseFedachLine(text: string): DirectoryEntry | string {
   };
 }
 
+/** The fixed-width file, or its JSON form (recognised by a leading `{`). */
 export function parseFedach(text: string): ParsedFile {
+  if (looksLikeJson(text))
+    return parseFedJson(text, 'fedACHParticipants', FEDACH_JSON_LAYOUT, parseFedachLine);
   const entries: SourcedEntry[] = [];
   const skipped: SkippedRecord[] = [];
   for (const { line, text: record } of lines(text)) {

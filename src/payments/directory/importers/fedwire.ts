@@ -3,6 +3,7 @@
 import { parseDirectoryRoutingNumber } from '../routing-number.js';
 import type { DirectoryEntry, ParsedFile, SkippedRecord, SourcedEntry } from '../types.js';
 import { field, isBlank, lines, pad } from './fixed-width.js';
+import { FEDWIRE_JSON_LAYOUT, looksLikeJson, parseFedJson } from './fed-json.js';
 
 export const FEDWIRE_RECORD_LENGTH = 101;
 
@@ -108,7 +109,10 @@ export function parseFedwireLine(text: string): DirectoryEntry | string {
   };
 }
 
+/** The fixed-width file, or its JSON form (recognised by a leading `{`). */
 export function parseFedwire(text: string): ParsedFile {
+  if (looksLikeJson(text))
+    return parseFedJson(text, 'fedwireParticipants', FEDWIRE_JSON_LAYOUT, parseFedwireLine);
   const entries: SourcedEntry[] = [];
   const skipped: SkippedRecord[] = [];
   for (const { line, text: record } of lines(text)) {
