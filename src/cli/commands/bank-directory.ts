@@ -14,20 +14,26 @@ import {
 import { parseFedach } from '../../payments/directory/importers/fedach.js';
 import { parseFedwire } from '../../payments/directory/importers/fedwire.js';
 import { parseBankCsv } from '../../payments/directory/importers/csv.js';
+import {
+  decodeBundesbank,
+  parseBundesbank,
+} from '../../payments/directory/importers/bundesbank.js';
+import { parseGleif } from '../../payments/directory/importers/gleif.js';
 import type { DirectorySource, ParsedFile } from '../../payments/directory/types.js';
 import { COMMON_OPTIONS, UsageError, parseCommandArgs } from '../args.js';
 import { requireStore, storeLocation } from '../store-location.js';
 import type { CliContext, Command, Output } from '../context.js';
 
-const PARSERS: Record<DirectorySource, (text: string) => ParsedFile> = {
+const PARSERS: Record<Exclude<DirectorySource, 'gleif'>, (text: string) => ParsedFile> = {
   fedach: parseFedach,
   fedwire: parseFedwire,
   csv: parseBankCsv,
+  bundesbank: parseBundesbank,
 };
 
 const SHOWN_SKIPS = 50;
 
-const USAGE = `Usage: toolgate bank-directory import FILE --format fedach|fedwire|csv [--replace] [--config FILE] [--json]
+const USAGE = `Usage: toolgate bank-directory import FILE --format fedach|fedwire|csv|bundesbank|gleif [--lei-records FILE] [--replace] [--config FILE] [--json]
 
 Imports a bank directory file into the payment service's database (the one in the configuration).
 The import is one transaction: when anything fails, the directory stays exactly as it was.
@@ -39,9 +45,15 @@ Formats (docs/bank-directory.md):
   fedach   FedACH participant directory, fixed width, 155 characters a record
   fedwire  Fedwire participant directory, fixed width, 101 characters a record
   csv      toolgate's CSV (header row) or JSON (array of objects) for BIC / bank / branch / sort codes
+  bundesbank  Deutsche Bundesbank bank code file (Bankleitzahlendatei), 168 or 174 characters a
+           record, ISO 8859-1: bank code -> BIC, name, town (German IBANs resolve to their bank)
+  gleif    GLEIF BIC-to-LEI relationship file (CSV: LEI,BIC) with --lei-records, LEI records in the
+           GLEIF Golden Copy CSV layout: BIC -> legal name and address
+(fedach and fedwire also read the Federal Reserve's JSON form of the files.)
 
 Options:
-  -f, --format FORMAT  fedach, fedwire or csv (required)
+  -f, --format FORMAT  fedach, fedwire, csv, bundesbank or gleif (required)
+      --lei-records FILE  with --format gleif: the LEI records (Golden Copy CSV) to join
       --replace        the file is the whole directory of its format: records absent from it are
                        deleted, in the same transaction (all-or-nothing)
   -c, --config FILE    configuration file; default: $TOOLGATE_CONFIG, else built-in defaults
@@ -87,7 +99,12 @@ export const bankDirectoryCommand: Command = {
   async run(argv: readonly string[], context: CliContext): Promise<number> {
     const { values, positionals } = parseCommandArgs(
       argv,
-      { ...COMMON_OPTIONS, format: { type: 'string', short: 'f' }, replace: { type: 'boolean' } },
+      {
+        ...COMMON_OPTIONS,
+        format: { type: 'string', short: 'f' },
+        replace: { type: 'boolean' },
+        'lei-records': { type: 'string' },
+      },
       true,
     );
     if (values.help) {
@@ -99,19 +116,33 @@ export const bankDirectoryCommand: Command = {
     if (file === undefined) throw new UsageError('missing FILE to import');
     if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0] ?? ''}`);
     const format = values.format;
-    if (format !== 'fedach' && format !== 'fedwire' && format !== 'csv') {
-      throw new UsageError('--format must be fedach, fedwire or csv');
+    if (
+      format !== 'fedach' &&
+      format !== 'fedwire' &&
+      format !== 'csv' &&
+      format !== 'bundesbank' &&
+      format !== 'gleif'
+    ) {
+      throw new UsageError('--format must be fedach, fedwire, csv, bundesbank or gleif');
     }
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new Error(
-        `cannot read ${file}: ${code === 'ENOENT' ? 'file not found' : 'unreadable'}`,
-      );
+    const leiFile = values['lei-records'];
+    if ((format === 'gleif') !== (leiFile !== undefined)) {
+      throw new UsageError('--lei-records FILE goes with --format gleif, and only with it');
     }
-    const parsed = PARSERS[format](text);
+    const read = (name: string, decode: (bytes: Buffer) => string): string => {
+      try {
+        return decode(readFileSync(name));
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        throw new Error(
+          `cannot read ${name}: ${code === 'ENOENT' ? 'file not found' : 'unreadable'}`,
+        );
+      }
+    };
+    const utf8 = (bytes: Buffer) => bytes.toString('utf8');
+    const leiText = leiFile === undefined ? '' : read(leiFile, utf8);
+    const text = read(file, format === 'bundesbank' ? decodeBundesbank : utf8);
+    const parsed = format === 'gleif' ? parseGleif(text, leiText) : PARSERS[format](text);
     const config = loadConfig({ configPath: values.config, env: context.env });
     const location = storeLocation(config.payments.database, config.dataDir);
     requireStore(location, config.dataDir, { mayCreate: true });

@@ -131,7 +131,9 @@ async function byAccount(store: DirectoryStore, a: AccountIdentifier): Promise<D
     a.branchCode !== undefined && (e.branchCode === a.branchCode || e.sortCode === a.branchCode)
       ? 0
       : e.branchCode === undefined || e.bic?.endsWith('XXX')
-        ? 1
+        ? e.officeType === 'BRANCH'
+          ? 1.5
+          : 1
         : 2;
   return rows.sort((x, y) => rank(x) - rank(y));
 }
