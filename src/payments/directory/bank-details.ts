@@ -87,6 +87,7 @@ export function mergeEntries(entries: readonly DirectoryEntry[]): BankDetails {
   if (newRtn) customFields.newRoutingNumber = newRtn;
   const leis = [...new Set(rows.map((r) => r.lei).filter((l): l is string => l !== undefined))];
   if (leis.length > 0) customFields.lei = leis.length === 1 ? leis[0] : leis;
+  if (rows.some((r) => r.sample === true)) customFields.sampleData = true;
   const successor = first(rows, 'successorBankCode');
   if (successor) customFields.successorBankCode = successor;
   const office = first(rows, 'officeType');

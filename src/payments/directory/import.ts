@@ -143,7 +143,8 @@ export async function importDirectory(
       continue;
     }
     seen.set(entry.key, line);
-    entries.push({ entry, hash: contentHash(entry) });
+    const stored = options.sample === true ? { ...entry, sample: true } : entry;
+    entries.push({ entry: stored, hash: contentHash(stored) });
   }
   skipped.sort((a, b) => a.line - b.line);
   if (entries.length === 0) {

@@ -184,12 +184,11 @@ export async function lookupBank(
   options: LookupOptions,
 ): Promise<LookupOutcome> {
   const outcome = await lookupInDirectory(store, req, options);
-  if (outcome.kind === 'malformed' || !(await store.isSample())) return outcome;
-  // Answers from the synthetic sample say so.
-  if (outcome.kind === 'not-found') {
+  // Answers from the synthetic sample say so: a found bank through its records' sample mark
+  // (customFields.sampleData, no extra query), a 404 through the directory's flag.
+  if (outcome.kind === 'not-found' && (await store.isSample())) {
     return { ...outcome, reason: `${outcome.reason} (the directory holds only sample data)` };
   }
-  outcome.details.customFields = { ...outcome.details.customFields, sampleData: true };
   return outcome;
 }
 

@@ -38,6 +38,8 @@ export interface DirectoryEntry {
   /** Date of last change reported by the source, YYYY-MM-DD. */
   readonly changedOn?: string;
   readonly address: DirectoryAddress;
+  /** A record of the synthetic sample (never stored next to imported records). */
+  readonly sample?: boolean;
 }
 
 /** A parsed record with the line it came from. */
