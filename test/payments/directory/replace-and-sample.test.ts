@@ -14,6 +14,8 @@ import { DirectoryStore } from '../../../src/payments/directory/store.js';
 import { lookupBank } from '../../../src/payments/directory/lookup.js';
 import { loadSampleIfEmpty, sampleFiles } from '../../../src/payments/directory/sample.js';
 import { openSqlite } from '../../../src/shared/db/sqlite.js';
+import { runMigrations } from '../../../src/shared/db/migrations.js';
+import { directoryMigrations } from '../../../src/payments/directory/migrations.js';
 import { forEachDirectoryStore, openDirectoryDb, type DirectoryDb } from './db.js';
 
 const fixture = (name: string) =>
@@ -191,4 +193,43 @@ test('--format fedwire imports the JSON form of the directory', async () => {
   const s = JSON.parse(r.stdout) as { total: number; skipped: unknown[] };
   assert.equal(s.total, 7);
   assert.deepEqual(s.skipped, []);
+});
+
+forEachDirectoryStore('a sample loaded before migration 2 (issue 14)', (kind) => {
+  test('is flagged by the migration, marked, and replaced by the first real import', async () => {
+    const h = await openDirectoryDb(kind);
+    try {
+      // Recreate the state of a v1 directory holding the sample: drop what v2 added.
+      await h.db.exec('ALTER TABLE bank_directory_meta DROP COLUMN sample');
+      await h.db.exec('ALTER TABLE bank_directory_imports DROP COLUMN removed');
+      await h.db.exec(
+        "DELETE FROM schema_migrations WHERE component = 'bank-directory' AND version = 2",
+      );
+      const entry = parseFedwire(sampleFiles().fedwire).entries[0]?.entry;
+      assert.ok(entry?.routingNumber);
+      await h.db.execute(
+        `INSERT INTO bank_directory (source, entry_key, country, routing_number, bank_name,
+         name_key, status, details, content_hash, updated_at)
+         VALUES ('fedwire', $1, 'US', $1, $2, 'x', 'ACTIVE', $3, 'h', '2026-01-01T00:00:00Z')`,
+        [entry.routingNumber, entry.bankName, JSON.stringify(entry)],
+      );
+      await h.db.execute(
+        `INSERT INTO bank_directory_imports (started_at, finished_at, source, origin, imported,
+         updated, unchanged, skipped) VALUES ('t', 't', 'fedwire', 'sample', 1, 0, 0, 0)`,
+      );
+      await runMigrations(h.db, 'bank-directory', directoryMigrations);
+      const store = new DirectoryStore(h.db);
+      assert.equal(await store.isSample(), true);
+      const o = await lookupBank(
+        store,
+        { identificationNumber: entry.routingNumber, identificationType: 'ROUTING_NUMBER' },
+        { nameThreshold: 0.85 },
+      );
+      assert.equal(o.kind === 'found' && o.details.customFields?.sampleData, true);
+      await importDirectory(h.db, parseFedach(FEDACH), { source: 'fedach', origin: 'real' });
+      assert.equal(await store.count(), 5, 'the old sample row is gone');
+    } finally {
+      await h.close();
+    }
+  });
 });
