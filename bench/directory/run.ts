@@ -1,5 +1,6 @@
 // Bank directory benchmarks (not part of `npm test`): import of 100,000 FedACH records (time, peak
-// memory), look-up by code p50/p99 over 100,000 entries, fuzzy name search over 20,000 entries.
+// memory), look-up by code p50/p99 over 100,000 entries, import of 100,000 Fedwire records with the
+// real files' blank fields and flag combinations, fuzzy name search over 20,000 entries.
 // SQLite always (a real file: WAL, synchronous=FULL); PostgreSQL too when DATABASE_URL is set.
 // Usage: npx tsc -p . && node dist/bench/directory/run.js [--json]
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +13,10 @@ import type { Database } from '../../src/shared/db/types.js';
 import { directoryMigrations } from '../../src/payments/directory/migrations.js';
 import { importDirectory } from '../../src/payments/directory/import.js';
 import { formatFedachRecord, parseFedach } from '../../src/payments/directory/importers/fedach.js';
+import {
+  formatFedwireRecord,
+  parseFedwire,
+} from '../../src/payments/directory/importers/fedwire.js';
 import { generateFedachRecords } from '../../src/payments/directory/sample.js';
 import { DirectoryStore } from '../../src/payments/directory/store.js';
 import { byName, lookupBank } from '../../src/payments/directory/lookup.js';
@@ -30,6 +35,8 @@ interface Figures {
   heapUsedAfterImportMiB: number;
   lookupP50Ms: number;
   lookupP99Ms: number;
+  fedwireImportSeconds: number;
+  peakRssAfterFedwireMiB: number;
   nameSearchColdMs: number;
   nameSearchP50Ms: number;
   nameSearchP99Ms: number;
@@ -77,6 +84,32 @@ function fedachText(
   return { text: `${lines.join('\n')}\n`, routing };
 }
 
+/**
+ * Fedwire records for the same routing numbers, with what the real file holds: blank revision dates,
+ * blank states (foreign participants), securities-only and settlement-only participants.
+ */
+function fedwireText(count: number, seed: number): string {
+  const lines: string[] = [];
+  let i = 0;
+  for (const r of generateFedachRecords(count, seed)) {
+    lines.push(
+      formatFedwireRecord({
+        routingNumber: r.routingNumber,
+        telegraphicName: r.customerName.slice(0, 18),
+        customerName: r.customerName,
+        state: i % 50 === 0 ? '' : r.state,
+        city: r.city,
+        fundsTransfer: i % 10 === 0 ? 'N' : 'Y',
+        settlementOnly: i % 17 === 0 ? 'S' : ' ',
+        bookEntrySecurities: i % 2 === 0 ? 'Y' : 'N',
+        revisionDate: i % 3 === 0 ? '' : '20250315',
+      }),
+    );
+    i += 1;
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 async function measure(store: string, open: () => Promise<Database>): Promise<Figures> {
   const { text, routing } = fedachText(IMPORT_COUNT, 7);
   const db = await open();
@@ -106,6 +139,20 @@ async function measure(store: string, open: () => Promise<Database>): Promise<Fi
       if (i >= 200) lookupSamples.push(ms); // first 200 warm the statement cache / JIT
     }
 
+    // Fedwire import: 100,000 records next to the 100,000 FedACH ones (every record must import).
+    const wire = fedwireText(IMPORT_COUNT, 7);
+    const [wireSummary, wireMs] = await timed(async () =>
+      importDirectory(db, parseFedwire(wire), {
+        source: 'fedwire',
+        origin: 'bench',
+        batchSize: 200,
+      }),
+    );
+    if (wireSummary.imported !== IMPORT_COUNT) {
+      throw new Error(`imported ${wireSummary.imported} Fedwire records`);
+    }
+    const peakAfterWire = process.resourceUsage().maxRSS * 1024;
+
     // Name search over a 20,000-entry directory with 20,000 distinct names (no grouping benefit).
     await db.exec('DELETE FROM bank_directory');
     const small = fedachText(NAME_COUNT, 13, true);
@@ -132,6 +179,8 @@ async function measure(store: string, open: () => Promise<Database>): Promise<Fi
       heapUsedAfterImportMiB: mib(heap),
       lookupP50Ms: percentile(lookupSamples, 50),
       lookupP99Ms: percentile(lookupSamples, 99),
+      fedwireImportSeconds: Math.round(wireMs) / 1000,
+      peakRssAfterFedwireMiB: mib(peakAfterWire),
       nameSearchColdMs: Math.round(coldMs * 10) / 10,
       nameSearchP50Ms: percentile(nameSamples, 50),
       nameSearchP99Ms: percentile(nameSamples, 99),

@@ -6,36 +6,56 @@ import { loadConfig } from '../../config/load.js';
 import { openDatabase } from '../../shared/db/open.js';
 import { runMigrations } from '../../shared/db/migrations.js';
 import { directoryMigrations } from '../../payments/directory/migrations.js';
-import { importDirectory, type ImportSummary } from '../../payments/directory/import.js';
+import {
+  DirectoryImportError,
+  importDirectory,
+  type ImportSummary,
+} from '../../payments/directory/import.js';
 import { parseFedach } from '../../payments/directory/importers/fedach.js';
 import { parseFedwire } from '../../payments/directory/importers/fedwire.js';
 import { parseBankCsv } from '../../payments/directory/importers/csv.js';
+import {
+  decodeBundesbank,
+  parseBundesbank,
+} from '../../payments/directory/importers/bundesbank.js';
+import { parseGleif } from '../../payments/directory/importers/gleif.js';
 import type { DirectorySource, ParsedFile } from '../../payments/directory/types.js';
 import { COMMON_OPTIONS, UsageError, parseCommandArgs } from '../args.js';
 import { requireStore, storeLocation } from '../store-location.js';
 import type { CliContext, Command, Output } from '../context.js';
 
-const PARSERS: Record<DirectorySource, (text: string) => ParsedFile> = {
+const PARSERS: Record<Exclude<DirectorySource, 'gleif'>, (text: string) => ParsedFile> = {
   fedach: parseFedach,
   fedwire: parseFedwire,
   csv: parseBankCsv,
+  bundesbank: parseBundesbank,
 };
 
 const SHOWN_SKIPS = 50;
 
-const USAGE = `Usage: toolgate bank-directory import FILE --format fedach|fedwire|csv [--config FILE] [--json]
+const USAGE = `Usage: toolgate bank-directory import FILE --format fedach|fedwire|csv|bundesbank|gleif [--lei-records FILE] [--replace] [--config FILE] [--json]
 
 Imports a bank directory file into the payment service's database (the one in the configuration).
 The import is one transaction: when anything fails, the directory stays exactly as it was.
 Records already present are updated when they changed; malformed records are skipped and listed.
+A file that yields no record (empty, or in another format) is refused: exit 1 with the reason.
+Real data always replaces the synthetic sample; it is never mixed with it.
 
 Formats (docs/bank-directory.md):
   fedach   FedACH participant directory, fixed width, 155 characters a record
   fedwire  Fedwire participant directory, fixed width, 101 characters a record
   csv      toolgate's CSV (header row) or JSON (array of objects) for BIC / bank / branch / sort codes
+  bundesbank  Deutsche Bundesbank bank code file (Bankleitzahlendatei), 168 or 174 characters a
+           record, ISO 8859-1: bank code -> BIC, name, town (German IBANs resolve to their bank)
+  gleif    GLEIF BIC-to-LEI relationship file (CSV: LEI,BIC) with --lei-records, LEI records in the
+           GLEIF Golden Copy CSV layout: BIC -> legal name and address
+(fedach and fedwire also read the Federal Reserve's JSON form of the files.)
 
 Options:
-  -f, --format FORMAT  fedach, fedwire or csv (required)
+  -f, --format FORMAT  fedach, fedwire, csv, bundesbank or gleif (required)
+      --lei-records FILE  with --format gleif: the LEI records (Golden Copy CSV) to join
+      --replace        the file is the whole directory of its format: records absent from it are
+                       deleted, in the same transaction (all-or-nothing)
   -c, --config FILE    configuration file; default: $TOOLGATE_CONFIG, else built-in defaults
       --json           print the summary as one JSON object
   -h, --help           show this help
@@ -59,8 +79,10 @@ function progressBar(out: Output): (done: number, total: number) => void {
 function textSummary(file: string, s: ImportSummary): string {
   const lines = [
     `Imported ${file} (${s.source}): ${s.imported} imported, ${s.updated} updated, ` +
-      `${s.unchanged} unchanged, ${s.skipped.length} skipped of ${s.total} records.`,
+      `${s.unchanged} unchanged, ${s.skipped.length} skipped of ${s.total} records` +
+      `${s.removed > 0 ? `; ${s.removed} removed (not in the file)` : ''}.`,
   ];
+  if (s.replacedSample) lines.push('  the synthetic sample directory was replaced by this data');
   for (const skip of s.skipped.slice(0, SHOWN_SKIPS)) {
     lines.push(`  skipped line ${skip.line}: ${skip.reason}`);
   }
@@ -77,7 +99,12 @@ export const bankDirectoryCommand: Command = {
   async run(argv: readonly string[], context: CliContext): Promise<number> {
     const { values, positionals } = parseCommandArgs(
       argv,
-      { ...COMMON_OPTIONS, format: { type: 'string', short: 'f' } },
+      {
+        ...COMMON_OPTIONS,
+        format: { type: 'string', short: 'f' },
+        replace: { type: 'boolean' },
+        'lei-records': { type: 'string' },
+      },
       true,
     );
     if (values.help) {
@@ -89,19 +116,33 @@ export const bankDirectoryCommand: Command = {
     if (file === undefined) throw new UsageError('missing FILE to import');
     if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0] ?? ''}`);
     const format = values.format;
-    if (format !== 'fedach' && format !== 'fedwire' && format !== 'csv') {
-      throw new UsageError('--format must be fedach, fedwire or csv');
+    if (
+      format !== 'fedach' &&
+      format !== 'fedwire' &&
+      format !== 'csv' &&
+      format !== 'bundesbank' &&
+      format !== 'gleif'
+    ) {
+      throw new UsageError('--format must be fedach, fedwire, csv, bundesbank or gleif');
     }
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new Error(
-        `cannot read ${file}: ${code === 'ENOENT' ? 'file not found' : 'unreadable'}`,
-      );
+    const leiFile = values['lei-records'];
+    if ((format === 'gleif') !== (leiFile !== undefined)) {
+      throw new UsageError('--lei-records FILE goes with --format gleif, and only with it');
     }
-    const parsed = PARSERS[format](text);
+    const read = (name: string, decode: (bytes: Buffer) => string): string => {
+      try {
+        return decode(readFileSync(name));
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        throw new Error(
+          `cannot read ${name}: ${code === 'ENOENT' ? 'file not found' : 'unreadable'}`,
+        );
+      }
+    };
+    const utf8 = (bytes: Buffer) => bytes.toString('utf8');
+    const leiText = leiFile === undefined ? '' : read(leiFile, utf8);
+    const text = read(file, format === 'bundesbank' ? decodeBundesbank : utf8);
+    const parsed = format === 'gleif' ? parseGleif(text, leiText) : PARSERS[format](text);
     const config = loadConfig({ configPath: values.config, env: context.env });
     const location = storeLocation(config.payments.database, config.dataDir);
     requireStore(location, config.dataDir, { mayCreate: true });
@@ -113,6 +154,7 @@ export const bankDirectoryCommand: Command = {
         source: format,
         origin: file,
         batchSize: config.payments.bankLookup.importBatchSize,
+        replace: values.replace === true,
         ...(tty ? { onProgress: progressBar(context.stderr) } : {}),
       });
       if (tty) context.stderr.write('\n');
@@ -122,6 +164,10 @@ export const bankDirectoryCommand: Command = {
           : textSummary(file, summary),
       );
       return 0;
+    } catch (error) {
+      // Refusals name their code (docs/errors.md); nothing was written.
+      if (error instanceof DirectoryImportError) throw new Error(`${error.code}: ${error.message}`);
+      throw error;
     } finally {
       await db.close();
     }

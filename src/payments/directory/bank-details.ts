@@ -29,7 +29,13 @@ export function institutionKey(e: DirectoryEntry): string {
       : `NCC:${e.country}:${e.bankCode ?? ''}:${e.branchCode ?? e.sortCode ?? ''}`;
 }
 
-const PREFERENCE: Record<string, number> = { csv: 0, fedach: 1, fedwire: 2 };
+const PREFERENCE: Record<string, number> = {
+  csv: 0,
+  bundesbank: 1,
+  fedach: 1,
+  fedwire: 2,
+  gleif: 3,
+};
 
 const union = (lists: readonly (readonly string[])[]): string[] => [...new Set(lists.flat())];
 
@@ -66,11 +72,24 @@ export function mergeEntries(entries: readonly DirectoryEntry[]): BankDetails {
     if (value !== undefined) address[field] = value;
   }
   const transfer = union(rows.map((r) => r.transferTypes));
+  // "ACH when unknown" only for toolgate's own CSV: a Fedwire record states its transfer types exactly
+  // (a securities-only participant is not an ACH participant), and the Bundesbank and GLEIF files
+  // state none, which is not "ACH".
+  const fromPublishedFile = rows.some((r) => r.source !== 'csv');
   const customFields: Record<string, unknown> = {
     sources: [...new Set(rows.map((r) => r.source))],
   };
+  // FedACH and Fedwire often name one bank differently: keep every source's name.
+  const names: Record<string, string> = {};
+  for (const r of rows) names[r.source] ??= r.bankName;
+  if (new Set(Object.values(names)).size > 1) customFields.bankNames = names;
   const newRtn = first(rows, 'newRoutingNumber');
   if (newRtn) customFields.newRoutingNumber = newRtn;
+  const leis = [...new Set(rows.map((r) => r.lei).filter((l): l is string => l !== undefined))];
+  if (leis.length > 0) customFields.lei = leis.length === 1 ? leis[0] : leis;
+  if (rows.some((r) => r.sample === true)) customFields.sampleData = true;
+  const successor = first(rows, 'successorBankCode');
+  if (successor) customFields.successorBankCode = successor;
   const office = first(rows, 'officeType');
   if (office) customFields.officeType = office;
   const servicing = first(rows, 'servicingFrb');
@@ -88,7 +107,7 @@ export function mergeEntries(entries: readonly DirectoryEntry[]): BankDetails {
     ...(branchCode ? { branchCode } : {}),
     ...(sortCode ? { sortCode: sortCode.replace(/^(\d\d)(\d\d)(\d\d)$/, '$1-$2-$3') } : {}),
     ...(bic ? { bic } : {}),
-    transferSupportType: transfer.length > 0 ? transfer : ['ACH'],
+    transferSupportType: transfer.length > 0 || fromPublishedFile ? transfer : ['ACH'],
     serviceSupportType: union(rows.map((r) => r.services)),
     ...(district ? { federalReserveDistrict: district } : {}),
     ...(first(rows, 'participantName')

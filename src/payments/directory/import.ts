@@ -12,7 +12,24 @@ export interface ImportSummary {
   readonly imported: number;
   readonly updated: number;
   readonly unchanged: number;
+  /** Records of this source absent from the file and deleted (`replace`); 0 otherwise. */
+  readonly removed: number;
+  /** True when the import replaced the synthetic sample (every source of it). */
+  readonly replacedSample: boolean;
   readonly skipped: readonly SkippedRecord[];
+}
+
+/** Codes of refused imports (docs/errors.md); nothing was written. */
+export type DirectoryImportErrorCode = 'DIRECTORY_IMPORT_EMPTY' | 'DIRECTORY_SAMPLE_REFUSED';
+
+export class DirectoryImportError extends Error {
+  constructor(
+    readonly code: DirectoryImportErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DirectoryImportError';
+  }
 }
 
 export interface ImportOptions {
@@ -23,6 +40,30 @@ export interface ImportOptions {
   /** Called after each written batch; throwing aborts and rolls the whole import back. */
   readonly onProgress?: (done: number, total: number) => void;
   readonly now?: () => Date;
+  /**
+   * Swap the whole directory of this source for the file: records absent from it are deleted, in the
+   * same transaction as the writes.
+   */
+  readonly replace?: boolean;
+  /** The synthetic sample: loaded only into an empty (or sample) directory, and marked as sample. */
+  readonly sample?: boolean;
+}
+
+/** Why a parsed file yields no record, for the refusal message. */
+function emptyReason(
+  parsed: ParsedFile,
+  skipped: readonly SkippedRecord[],
+  source: string,
+): string {
+  if (parsed.entries.length === 0 && parsed.skipped.length === 0) {
+    return `no ${source} record imported: the file has no records (empty file)`;
+  }
+  const first = skipped[0];
+  const hint = first ? ` (line ${first.line}: ${first.reason})` : '';
+  return (
+    `no ${source} record imported: none of the ${skipped.length} records is valid${hint}; ` +
+    `is the file in the ${source} format?`
+  );
 }
 
 const COLUMNS = [
@@ -102,13 +143,40 @@ export async function importDirectory(
       continue;
     }
     seen.set(entry.key, line);
-    entries.push({ entry, hash: contentHash(entry) });
+    const stored = options.sample === true ? { ...entry, sample: true } : entry;
+    entries.push({ entry: stored, hash: contentHash(stored) });
   }
   skipped.sort((a, b) => a.line - b.line);
+  if (entries.length === 0) {
+    throw new DirectoryImportError(
+      'DIRECTORY_IMPORT_EMPTY',
+      emptyReason(parsed, skipped, options.source),
+    );
+  }
   const batchSize = options.batchSize ?? 200;
   const started = (options.now ?? (() => new Date()))().toISOString();
 
   const counts = await db.transaction(async (tx) => {
+    const meta = await tx.query<{ sample: number | string }>(
+      'SELECT sample FROM bank_directory_meta WHERE id = 1',
+    );
+    const holdsSample = Number(meta[0]?.sample ?? 0) === 1;
+    let replacedSample = false;
+    if (options.sample === true && !holdsSample) {
+      const n = await tx.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM bank_directory');
+      if (Number(n[0]?.n ?? 0) > 0) {
+        throw new DirectoryImportError(
+          'DIRECTORY_SAMPLE_REFUSED',
+          'the synthetic sample is loaded only into an empty directory',
+        );
+      }
+      await tx.execute('UPDATE bank_directory_meta SET sample = 1 WHERE id = 1');
+    } else if (options.sample !== true && holdsSample) {
+      // Real data replaces the whole sample (every source), never mixes with it.
+      await tx.execute('DELETE FROM bank_directory');
+      await tx.execute('UPDATE bank_directory_meta SET sample = 0 WHERE id = 1');
+      replacedSample = true;
+    }
     const existing = new Map<string, string>();
     const rows = await tx.query<{ entry_key: string; content_hash: string }>(
       'SELECT entry_key, content_hash FROM bank_directory WHERE source = $1',
@@ -137,14 +205,28 @@ export async function importDirectory(
       }
     }
     await upsertBatch(tx, batch);
+    let removed = 0;
+    if (options.replace === true) {
+      const gone = [...existing.keys()].filter((k) => !seen.has(k));
+      for (let i = 0; i < gone.length; i += batchSize) {
+        const part = gone.slice(i, i + batchSize);
+        await tx.execute(
+          `DELETE FROM bank_directory WHERE source = $1 AND entry_key IN (${part
+            .map((_, j) => `$${j + 2}`)
+            .join(', ')})`,
+          [options.source, ...part],
+        );
+      }
+      removed = gone.length;
+    }
     options.onProgress?.(entries.length, entries.length);
     await tx.execute('UPDATE bank_directory_meta SET version = version + 1, updated_at = $1', [
       started,
     ]);
     await tx.execute(
       `INSERT INTO bank_directory_imports
-       (started_at, finished_at, source, origin, imported, updated, unchanged, skipped)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+       (started_at, finished_at, source, origin, imported, updated, unchanged, skipped, removed)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
       [
         started,
         new Date().toISOString(),
@@ -154,9 +236,10 @@ export async function importDirectory(
         updated,
         unchanged,
         skipped.length,
+        removed,
       ],
     );
-    return { imported, updated, unchanged };
+    return { imported, updated, unchanged, removed, replacedSample };
   });
   return {
     source: options.source,

@@ -6,7 +6,7 @@ import { isKnownCountry } from './countries.js';
 import { parseBban, parseIban, type AccountIdentifier } from './iban.js';
 import { nameMatcher, nameSimilarity } from './jaro-winkler.js';
 import type { MalformedCode } from './parse-result.js';
-import { parseRoutingNumber } from './routing-number.js';
+import { parseDirectoryRoutingNumber, parseRoutingNumber } from './routing-number.js';
 import { institutionKey, mergeEntries, type BankDetails } from './bank-details.js';
 import type { DirectoryStore, NameIndexItem } from './store.js';
 import type { DirectoryEntry } from './types.js';
@@ -45,19 +45,37 @@ const malformed = (code: MalformedCode, reason: string, pointer = ID): LookupOut
   reason,
 });
 
+/** How many institutions a name search found at its best score (more than one: ambiguous). */
+interface NameSearch {
+  readonly rows: DirectoryEntry[];
+  readonly topMatches: number;
+}
+
+/** Candidates shown for an ambiguous name (their total is `candidateCount`). */
+export const AMBIGUOUS_CANDIDATES_SHOWN = 20;
+
 /** Candidate records for the identification, best first; or a malformed outcome. */
 async function candidates(
   store: DirectoryStore,
   req: BankLookupRequest,
   options: LookupOptions,
-): Promise<DirectoryEntry[] | LookupOutcome> {
+): Promise<DirectoryEntry[] | NameSearch | LookupOutcome> {
   const id = req.identificationNumber;
   switch (req.identificationType) {
     case 'ROUTING_NUMBER': {
       const p = parseRoutingNumber(id);
-      if (!p.ok) return malformed(p.code, p.reason);
-      if (req.country !== undefined && req.country !== 'US') {
+      if (req.country !== undefined && req.country !== 'US' && (p.ok || p.code === 'BAD_PREFIX')) {
         return malformed('BAD_COUNTRY', 'routing numbers identify US banks', '/country');
+      }
+      if (!p.ok) {
+        // A number outside the district ranges is still answered when a Federal Reserve file lists
+        // it (Treasury numbers beginning with 15).
+        const listed = parseDirectoryRoutingNumber(id);
+        if (p.code === 'BAD_PREFIX' && listed.ok) {
+          const rows = await store.byRoutingNumber(listed.value);
+          if (rows.length > 0) return rows;
+        }
+        return malformed(p.code, p.reason);
       }
       return store.byRoutingNumber(p.value.routingNumber);
     }
@@ -96,7 +114,13 @@ async function candidates(
       if (rows.length > 0 || req.identificationType === 'BANK_BRANCH_CODE' || !req.bankName) {
         return rows;
       }
-      return byName(store, req.bankName, req.country, 10, options.nameThreshold);
+      return searchByName(
+        store,
+        req.bankName,
+        req.country,
+        AMBIGUOUS_CANDIDATES_SHOWN,
+        options.nameThreshold,
+      );
     }
   }
 }
@@ -107,7 +131,9 @@ async function byAccount(store: DirectoryStore, a: AccountIdentifier): Promise<D
     a.branchCode !== undefined && (e.branchCode === a.branchCode || e.sortCode === a.branchCode)
       ? 0
       : e.branchCode === undefined || e.bic?.endsWith('XXX')
-        ? 1
+        ? e.officeType === 'BRANCH'
+          ? 1.5
+          : 1
         : 2;
   return rows.sort((x, y) => rank(x) - rank(y));
 }
@@ -120,6 +146,21 @@ export async function byName(
   limit = 10,
   threshold = 0.85,
 ): Promise<DirectoryEntry[]> {
+  return (await searchByName(store, name, country, limit, threshold)).rows;
+}
+
+/** Routing-number records of FedACH and Fedwire are one institution; other records stand alone. */
+const institutionOfItem = (n: NameIndexItem) =>
+  n.source === 'fedach' || n.source === 'fedwire' ? `RTN:${n.key}` : `${n.source}:${n.key}`;
+
+/** `byName` plus the number of institutions sharing the best score (all of them, not only `limit`). */
+export async function searchByName(
+  store: DirectoryStore,
+  name: string,
+  country: string | undefined,
+  limit = 10,
+  threshold = 0.85,
+): Promise<NameSearch> {
   const match = nameMatcher(name, threshold);
   const scored: { n: NameIndexItem; score: number }[] = [];
   for (const group of await store.nameGroups()) {
@@ -130,8 +171,11 @@ export async function byName(
     }
   }
   scored.sort((a, b) => b.score - a.score);
+  const best = scored[0]?.score;
+  const top = new Set(scored.filter((s) => s.score === best).map((s) => institutionOfItem(s.n)));
   scored.length = Math.min(scored.length, limit);
-  return store.byKeys(scored.map((s) => ({ source: s.n.source, key: s.n.key })));
+  const rows = await store.byKeys(scored.map((s) => ({ source: s.n.source, key: s.n.key })));
+  return { rows, topMatches: top.size };
 }
 
 export async function lookupBank(
@@ -139,9 +183,24 @@ export async function lookupBank(
   req: BankLookupRequest,
   options: LookupOptions,
 ): Promise<LookupOutcome> {
+  const outcome = await lookupInDirectory(store, req, options);
+  // Answers from the synthetic sample say so: a found bank through its records' sample mark
+  // (customFields.sampleData, no extra query), a 404 through the directory's flag.
+  if (outcome.kind === 'not-found' && (await store.isSample())) {
+    return { ...outcome, reason: `${outcome.reason} (the directory holds only sample data)` };
+  }
+  return outcome;
+}
+
+async function lookupInDirectory(
+  store: DirectoryStore,
+  req: BankLookupRequest,
+  options: LookupOptions,
+): Promise<LookupOutcome> {
   const found = await candidates(store, req, options);
-  if (!Array.isArray(found)) return found;
-  let rows = found;
+  if (!Array.isArray(found) && 'kind' in found) return found;
+  const nameSearch = Array.isArray(found) ? undefined : found;
+  let rows = Array.isArray(found) ? found : found.rows;
   if (req.country !== undefined) rows = rows.filter((e) => e.country === req.country);
   if (rows.length === 0) {
     return { kind: 'not-found', reason: `no bank in the directory has this ${describe(req)}` };
@@ -188,7 +247,31 @@ export async function lookupBank(
   if (score !== undefined && details.customFields) {
     details.customFields.nameMatchScore = Math.round(score * 1000) / 1000;
   }
+  if (nameSearch !== undefined && score !== undefined && details.customFields) {
+    // Found by name alone: when other institutions answer to the name as well, say so and list them
+    // instead of letting the first one pass for the answer.
+    const tied = ranked.filter((g) => scores.get(g) === score);
+    const count = Math.max(nameSearch.topMatches, tied.length);
+    if (count > 1) {
+      details.customFields.nameAmbiguous = true;
+      details.customFields.candidateCount = count;
+      details.customFields.candidates = tied.slice(0, AMBIGUOUS_CANDIDATES_SHOWN).map(candidateOf);
+    }
+  }
   return { kind: 'found', details, candidates: ranked.length };
+}
+
+function candidateOf(group: readonly DirectoryEntry[]): Record<string, string> {
+  const d = mergeEntries(group);
+  const out: Record<string, string> = {};
+  if (d.identification) out.identification = d.identification;
+  if (d.bankName) out.bankName = d.bankName;
+  if (d.bic) out.bic = d.bic;
+  for (const k of ['townName', 'countrySubDivision', 'country'] as const) {
+    const v = d.address?.[k];
+    if (typeof v === 'string') out[k] = v;
+  }
+  return out;
 }
 
 function describe(req: BankLookupRequest): string {

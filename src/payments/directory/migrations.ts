@@ -49,4 +49,20 @@ CREATE TABLE bank_directory_imports (
 );
 `,
   },
+  {
+    version: 2,
+    // A directory that only ever received the sample (import log) is flagged and its records marked,
+    // so the first real import replaces it instead of mixing with it.
+    name: 'sample flag of the directory, removed count of an import (issue 14)',
+    up: `
+ALTER TABLE bank_directory_meta ADD COLUMN sample INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE bank_directory_imports ADD COLUMN removed INTEGER NOT NULL DEFAULT 0;
+UPDATE bank_directory_meta SET sample = 1
+ WHERE EXISTS (SELECT 1 FROM bank_directory)
+   AND EXISTS (SELECT 1 FROM bank_directory_imports WHERE origin = 'sample')
+   AND NOT EXISTS (SELECT 1 FROM bank_directory_imports WHERE origin <> 'sample');
+UPDATE bank_directory SET details = '{"sample":true,' || substr(details, 2)
+ WHERE (SELECT sample FROM bank_directory_meta WHERE id = 1) = 1;
+`,
+  },
 ];

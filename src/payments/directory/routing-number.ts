@@ -65,3 +65,18 @@ export function parseRoutingNumber(input: string): Parsed<RoutingNumber> {
   }
   return ok({ routingNumber: value, district });
 }
+
+/**
+ * A routing number as the Federal Reserve's own directory files carry it: 9 digits with a valid
+ * checksum. The prefix is not checked: the files list numbers outside the usual district ranges
+ * (Treasury numbers beginning with 15, for one) and a directory record is authoritative.
+ */
+export function parseDirectoryRoutingNumber(input: string): Parsed<string> {
+  const parsed = parseRoutingNumber(input);
+  if (parsed.ok) return ok(parsed.value.routingNumber);
+  if (parsed.code !== 'BAD_PREFIX') return malformed(parsed.code, parsed.reason);
+  const value = input.trim();
+  return abaCheckDigit(value.slice(0, 8)) === Number(value[8])
+    ? ok(value)
+    : malformed('BAD_CHECKSUM', 'checksum digit does not match');
+}

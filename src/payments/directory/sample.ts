@@ -328,9 +328,21 @@ export async function loadSampleIfEmpty(db: Database): Promise<ImportSummary[] |
   if (Number(rows[0]?.n ?? 0) > 0) return undefined;
   const files = sampleFiles();
   return [
-    await importDirectory(db, parseFedach(files.fedach), { source: 'fedach', origin: 'sample' }),
-    await importDirectory(db, parseFedwire(files.fedwire), { source: 'fedwire', origin: 'sample' }),
-    await importDirectory(db, parseBankCsv(files.csv), { source: 'csv', origin: 'sample' }),
+    await importDirectory(db, parseFedach(files.fedach), {
+      source: 'fedach',
+      origin: 'sample',
+      sample: true,
+    }),
+    await importDirectory(db, parseFedwire(files.fedwire), {
+      source: 'fedwire',
+      origin: 'sample',
+      sample: true,
+    }),
+    await importDirectory(db, parseBankCsv(files.csv), {
+      source: 'csv',
+      origin: 'sample',
+      sample: true,
+    }),
   ];
 }
 

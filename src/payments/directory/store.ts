@@ -45,6 +45,14 @@ export class DirectoryStore {
     return Number(rows[0]?.version ?? 0);
   }
 
+  /** True while the directory holds only the synthetic sample (never mixed with imported data). */
+  async isSample(): Promise<boolean> {
+    const rows = await this.db.query<{ sample: number | string }>(
+      'SELECT sample FROM bank_directory_meta WHERE id = 1',
+    );
+    return Number(rows[0]?.sample ?? 0) === 1;
+  }
+
   byRoutingNumber(routingNumber: string): Promise<DirectoryEntry[]> {
     return this.select('routing_number = $1', [routingNumber]);
   }

@@ -1,6 +1,6 @@
 // One record of the bank directory as importers produce it and the store keeps it.
 
-export type DirectorySource = 'fedach' | 'fedwire' | 'csv';
+export type DirectorySource = 'fedach' | 'fedwire' | 'csv' | 'bundesbank' | 'gleif';
 
 export interface DirectoryAddress {
   readonly addressLine?: string;
@@ -30,10 +30,16 @@ export interface DirectoryEntry {
   readonly services: readonly string[];
   readonly networks: readonly string[];
   readonly newRoutingNumber?: string;
+  /** GLEIF: the legal entity identifier the BIC maps to. */
+  readonly lei?: string;
+  /** Bundesbank: the bank code replacing this one (Nachfolge-Bankleitzahl). */
+  readonly successorBankCode?: string;
   readonly servicingFrb?: string;
   /** Date of last change reported by the source, YYYY-MM-DD. */
   readonly changedOn?: string;
   readonly address: DirectoryAddress;
+  /** A record of the synthetic sample (never stored next to imported records). */
+  readonly sample?: boolean;
 }
 
 /** A parsed record with the line it came from. */

@@ -80,7 +80,7 @@ test('a progress bar is drawn on a terminal', async () => {
 test('usage errors and unreadable files exit non-zero with one line', async () => {
   const noFormat = await run(['bank-directory', 'import', 'x.txt']);
   assert.equal(noFormat.code, 2);
-  assert.match(noFormat.stderr, /--format must be fedach, fedwire or csv/);
+  assert.match(noFormat.stderr, /--format must be fedach, fedwire, csv, bundesbank or gleif/);
   const missing = await run(['bank-directory', 'import', join(dir, 'nope'), '--format', 'csv']);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /file not found/);

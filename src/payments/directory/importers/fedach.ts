@@ -1,8 +1,9 @@
 // FedACH participant directory: fixed width, 155 characters a record (field positions in
 // docs/bank-directory.md). Parsing reports every bad record with its line number and reason.
-import { parseRoutingNumber } from '../routing-number.js';
+import { parseDirectoryRoutingNumber } from '../routing-number.js';
 import type { DirectoryEntry, ParsedFile, SkippedRecord, SourcedEntry } from '../types.js';
 import { field, isBlank, lines, pad } from './fixed-width.js';
+import { FEDACH_JSON_LAYOUT, looksLikeJson, parseFedJson } from './fed-json.js';
 
 export const FEDACH_RECORD_LENGTH = 155;
 
@@ -60,7 +61,7 @@ export function parseFedachLine(text: string): DirectoryEntry | string {
   if (text.length !== FEDACH_RECORD_LENGTH) {
     return `record has ${text.length} characters, expected ${FEDACH_RECORD_LENGTH}`;
   }
-  const rtn = parseRoutingNumber(field(text, 1, 9));
+  const rtn = parseDirectoryRoutingNumber(field(text, 1, 9));
   if (!rtn.ok) return `routing number: ${rtn.reason}`;
   const office = field(text, 10, 10);
   if (office !== 'O' && office !== 'B') return `office code "${office}" is not O or B`;
@@ -68,33 +69,38 @@ export function parseFedachLine(text: string): DirectoryEntry | string {
   if (!/^\d{9}$/.test(servicing)) return 'servicing FRB number must be 9 digits';
   const recordType = field(text, 20, 20);
   if (!['0', '1', '2'].includes(recordType)) return `record type "${recordType}" is not 0, 1 or 2`;
-  const changedOn = mmddyy(field(text, 21, 26));
-  if (changedOn === undefined) return 'change date is not a valid MMDDYY date';
+  const change = field(text, 21, 26);
+  const changedOn = change === '' ? undefined : mmddyy(change);
+  if (change !== '' && changedOn === undefined) return 'change date is not a valid MMDDYY date';
   const newRtn = field(text, 27, 35);
   let newRoutingNumber: string | undefined;
   if (recordType === '2') {
-    const parsed = parseRoutingNumber(newRtn);
+    const parsed = parseDirectoryRoutingNumber(newRtn);
     if (!parsed.ok) return `new routing number: ${parsed.reason}`;
-    newRoutingNumber = parsed.value.routingNumber;
+    newRoutingNumber = parsed.value;
   }
   const name = field(text, 36, 71);
   if (name === '') return 'customer name is empty';
+  // State, ZIP code and telephone are blank for some participants (foreign FedGlobal participants,
+  // institutions without a published number): blank stays blank.
   const state = field(text, 128, 129);
-  if (!/^[A-Z]{2}$/.test(state)) return `state code "${state}" is not two letters`;
+  if (state !== '' && !/^[A-Z]{2}$/.test(state)) return `state code "${state}" is not two letters`;
   const zip = field(text, 130, 134);
-  if (!/^\d{5}$/.test(zip)) return 'zip code must be 5 digits';
+  if (zip !== '' && !/^\d{5}$/.test(zip)) return 'zip code must be 5 digits';
   const zipExt = field(text, 135, 138);
   const phone = field(text, 139, 148);
-  if (!/^\d{10}$/.test(phone)) return 'telephone number must be 10 digits';
+  if (phone !== '' && !/^\d{10}$/.test(phone)) return 'telephone number must be 10 digits';
+  const address = field(text, 72, 107);
+  const city = field(text, 108, 127);
   const status = field(text, 149, 149);
   const services = ['ACH_CREDIT', 'ACH_DEBIT'];
   if (status === '1') services.push('ACH_GOVERNMENT');
   return {
     source: 'fedach',
-    key: rtn.value.routingNumber,
+    key: rtn.value,
     country: 'US',
     bankName: name,
-    routingNumber: rtn.value.routingNumber,
+    routingNumber: rtn.value,
     officeType: office === 'O' ? 'MAIN' : 'BRANCH',
     status: recordType === '2' ? 'INACTIVE' : 'ACTIVE',
     transferTypes: ['ACH'],
@@ -102,18 +108,23 @@ export function parseFedachLine(text: string): DirectoryEntry | string {
     networks: ['FEDACH'],
     ...(newRoutingNumber ? { newRoutingNumber } : {}),
     servicingFrb: servicing,
-    changedOn,
+    ...(changedOn ? { changedOn } : {}),
     address: {
-      addressLine: field(text, 72, 107),
-      townName: field(text, 108, 127),
-      countrySubDivision: state,
-      postalCode: zipExt && zipExt !== '0000' ? `${zip}-${zipExt}` : zip,
-      phoneNumber: `(${phone.slice(0, 3)}) ${phone.slice(3, 6)}-${phone.slice(6)}`,
+      ...(address ? { addressLine: address } : {}),
+      ...(city ? { townName: city } : {}),
+      ...(state ? { countrySubDivision: state } : {}),
+      ...(zip ? { postalCode: zipExt && zipExt !== '0000' ? `${zip}-${zipExt}` : zip } : {}),
+      ...(phone
+        ? { phoneNumber: `(${phone.slice(0, 3)}) ${phone.slice(3, 6)}-${phone.slice(6)}` }
+        : {}),
     },
   };
 }
 
+/** The fixed-width file, or its JSON form (recognised by a leading `{`). */
 export function parseFedach(text: string): ParsedFile {
+  if (looksLikeJson(text))
+    return parseFedJson(text, 'fedACHParticipants', FEDACH_JSON_LAYOUT, parseFedachLine);
   const entries: SourcedEntry[] = [];
   const skipped: SkippedRecord[] = [];
   for (const { line, text: record } of lines(text)) {

@@ -1,8 +1,9 @@
 // Fedwire participant directory: fixed width, 101 characters a record (field positions in
 // docs/bank-directory.md).
-import { parseRoutingNumber } from '../routing-number.js';
+import { parseDirectoryRoutingNumber } from '../routing-number.js';
 import type { DirectoryEntry, ParsedFile, SkippedRecord, SourcedEntry } from '../types.js';
 import { field, isBlank, lines, pad } from './fixed-width.js';
+import { FEDWIRE_JSON_LAYOUT, looksLikeJson, parseFedJson } from './fed-json.js';
 
 export const FEDWIRE_RECORD_LENGTH = 101;
 
@@ -40,17 +41,34 @@ function yyyymmdd(value: string): string | undefined {
   return Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== iso ? undefined : iso;
 }
 
+/**
+ * Transfer types from the three Fedwire flags, kept apart (docs/decisions.md, issue 14):
+ * funds transfer "Y" without settlement-only → WIRE; funds transfer "Y" with settlement-only "S" →
+ * WIRE_SETTLEMENT_ONLY (no customer wires); book-entry securities "Y" → BOOK_ENTRY_SECURITIES.
+ */
+export function fedwireTransferTypes(
+  funds: string,
+  settlement: string,
+  securities: string,
+): string[] {
+  const types: string[] = [];
+  if (funds === 'Y') types.push(settlement === 'S' ? 'WIRE_SETTLEMENT_ONLY' : 'WIRE');
+  if (securities === 'Y') types.push('BOOK_ENTRY_SECURITIES');
+  return types;
+}
+
 export function parseFedwireLine(text: string): DirectoryEntry | string {
   if (text.length !== FEDWIRE_RECORD_LENGTH) {
     return `record has ${text.length} characters, expected ${FEDWIRE_RECORD_LENGTH}`;
   }
-  const rtn = parseRoutingNumber(field(text, 1, 9));
+  const rtn = parseDirectoryRoutingNumber(field(text, 1, 9));
   if (!rtn.ok) return `routing number: ${rtn.reason}`;
   const telegraphic = field(text, 10, 27);
   const name = field(text, 28, 63);
   if (name === '') return 'customer name is empty';
+  // Blank for foreign (FedGlobal) participants and some territories: stays blank.
   const state = field(text, 64, 65);
-  if (!/^[A-Z]{2}$/.test(state)) return `state code "${state}" is not two letters`;
+  if (state !== '' && !/^[A-Z]{2}$/.test(state)) return `state code "${state}" is not two letters`;
   const city = field(text, 66, 90);
   const funds = text.charAt(90);
   const settlement = text.charAt(91);
@@ -62,29 +80,39 @@ export function parseFedwireLine(text: string): DirectoryEntry | string {
   if (securities !== 'Y' && securities !== 'N') {
     return `book-entry securities status "${securities}" is not Y or N`;
   }
-  const changedOn = yyyymmdd(field(text, 94, 101));
-  if (changedOn === undefined) return 'revision date is not a valid YYYYMMDD date';
+  // The published file leaves the revision date blank for records never revised.
+  const revision = field(text, 94, 101);
+  const changedOn = revision === '' ? undefined : yyyymmdd(revision);
+  if (revision !== '' && changedOn === undefined) {
+    return 'revision date is not a valid YYYYMMDD date';
+  }
   const services: string[] = [];
   if (funds === 'Y') services.push('FUNDS_TRANSFER');
   if (settlement === 'S') services.push('SETTLEMENT_ONLY');
   if (securities === 'Y') services.push('BOOK_ENTRY_SECURITIES');
   return {
     source: 'fedwire',
-    key: rtn.value.routingNumber,
+    key: rtn.value,
     country: 'US',
     bankName: name,
-    routingNumber: rtn.value.routingNumber,
+    routingNumber: rtn.value,
     ...(telegraphic ? { participantName: telegraphic } : {}),
     status: funds === 'Y' || securities === 'Y' ? 'ACTIVE' : 'INACTIVE',
-    transferTypes: funds === 'Y' ? ['WIRE'] : [],
+    transferTypes: fedwireTransferTypes(funds, settlement, securities),
     services,
     networks: ['FEDWIRE'],
-    changedOn,
-    address: { townName: city, countrySubDivision: state },
+    ...(changedOn ? { changedOn } : {}),
+    address: {
+      ...(city ? { townName: city } : {}),
+      ...(state ? { countrySubDivision: state } : {}),
+    },
   };
 }
 
+/** The fixed-width file, or its JSON form (recognised by a leading `{`). */
 export function parseFedwire(text: string): ParsedFile {
+  if (looksLikeJson(text))
+    return parseFedJson(text, 'fedwireParticipants', FEDWIRE_JSON_LAYOUT, parseFedwireLine);
   const entries: SourcedEntry[] = [];
   const skipped: SkippedRecord[] = [];
   for (const { line, text: record } of lines(text)) {
