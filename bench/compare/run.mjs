@@ -10,18 +10,20 @@
 // `taskset` exists the load generator runs on core 0 and the servers on the other cores. Waits (up to
 // 60 s) for a quiet machine first. Prints one table and the ratios tracker issue 17 asks for.
 // Usage (after `npx tsc -p .`): npm run bench -- [--duration 10] [--connections 32] [--rounds 3]
-import { execFileSync, fork, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { request } from 'undici';
-import { measure } from '../gateway/measure.mjs';
+import {
+  cpuOf as cpu,
+  forkServer,
+  measure,
+  numberOption as arg,
+  stopServer as stop,
+} from '../gateway/measure.mjs';
 
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
 const duration = arg('duration', 10);
 const connections = arg('connections', 32);
 const rounds = arg('rounds', 3);
@@ -39,26 +41,10 @@ async function quiet() {
   return loadavg()[0];
 }
 
-function start(...args) {
-  const child = fork(join(here, 'servers.mjs'), args, {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  if (serverCores)
-    execFileSync('taskset', ['-p', '-c', serverCores, String(child.pid)], { stdio: 'ignore' });
-  return new Promise((resolve, reject) => {
-    child.once('message', (m) => resolve({ child, url: m.url }));
-    child.once('exit', (code) => reject(new Error(`${args[0]} exited (${code})`)));
-  });
-}
-const cpu = (child) => () =>
-  new Promise((resolve) => {
-    child.once('message', (m) => resolve(m.cpu.user + m.cpu.system));
-    child.send('cpu');
-  });
-const stop = (child) =>
-  new Promise((resolve) => {
-    child.once('exit', resolve);
-    child.send('stop');
+const start = (...args) =>
+  forkServer(join(here, 'servers.mjs'), args, (child) => {
+    if (serverCores)
+      execFileSync('taskset', ['-p', '-c', serverCores, String(child.pid)], { stdio: 'ignore' });
   });
 
 // A user's token for the full configuration, signed by a key only this run knows.

@@ -1,6 +1,7 @@
 // What the gateway benches share: a loaded run with autocannon (warm-up, then CPU per request of the
 // processes under test) and an unloaded latency probe (sequential requests on one keep-alive connection,
 // timed with hrtime — autocannon's histogram has 1 ms resolution, too coarse for an added p50).
+import { fork } from 'node:child_process';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
 
@@ -61,3 +62,35 @@ export async function probe(
   const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
   return { p50: at(0.5), p99: at(0.99) };
 }
+
+/** A numeric `--name value` option of the command line, or `fallback`. */
+export function numberOption(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+/**
+ * Forks a server process (`script` with `args`) that reports `{ url }` over IPC once listening and answers
+ * 'cpu' with its `process.cpuUsage()` and 'stop' by exiting; resolves to the child and its URL.
+ */
+export function forkServer(script, args, onStarted = () => undefined) {
+  const child = fork(script, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  onStarted(child);
+  return new Promise((resolve, reject) => {
+    child.once('message', (m) => resolve({ child, url: m.url }));
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited (${code})`)));
+  });
+}
+
+/** A reader of a forked server's CPU time in µs (user + system), for `measure`'s `cpuReaders`. */
+export const cpuOf = (child) => () =>
+  new Promise((resolve) => {
+    child.once('message', (m) => resolve(m.cpu.user + m.cpu.system));
+    child.send('cpu');
+  });
+
+export const stopServer = (child) =>
+  new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.send('stop');
+  });

@@ -3,37 +3,23 @@
 // same request sent straight to the backend; then tools/list with 1,000 tools. Gateway and backend run in
 // their own processes so the gateway's CPU time per request can be measured.
 // Usage (after `npx tsc -p .`): node bench/gateway/run.mjs [--duration 10] [--connections 32]
-import { fork } from 'node:child_process';
 import { request } from 'undici';
-import { measure, probe } from './measure.mjs';
+import {
+  cpuOf as cpu,
+  forkServer,
+  measure,
+  numberOption as arg,
+  probe,
+  stopServer as stop,
+} from './measure.mjs';
 
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
 const duration = arg('duration', 10);
 // CPU the fixture backend burns per request (0 = answers at once; 200 ≈ a service that validates and stores).
 const backendWork = arg('backend-work-us', 0);
 const connections = arg('connections', 32);
 const here = new URL('.', import.meta.url).pathname;
 
-function start(...args) {
-  const child = fork(`${here}server-process.mjs`, args, {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve) => child.once('message', (m) => resolve({ child, url: m.url })));
-}
-/** A child's CPU time in µs, asked over IPC. */
-const cpu = (child) => () =>
-  new Promise((resolve) => {
-    child.once('message', (m) => resolve(m.cpu.user + m.cpu.system));
-    child.send('cpu');
-  });
-const stop = (child) =>
-  new Promise((resolve) => {
-    child.once('exit', resolve);
-    child.send('stop');
-  });
+const start = (...args) => forkServer(`${here}server-process.mjs`, args);
 
 const backend = await start('backend', String(backendWork));
 const gateway = await start('gateway', backend.url);
