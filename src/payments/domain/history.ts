@@ -4,7 +4,7 @@
 import { toDecimalString } from './currencies.js';
 import type { CancellationType } from './cancellation.js';
 import type { PaymentStatus } from './lifecycle.js';
-import { at, obj, str, type PaymentRecord } from './record.js';
+import { at, obj, str, type PaymentRecord } from './record-access.js';
 
 export const HISTORY_KINDS = ['CREATED', 'UPDATED', 'CANCELLED', 'STATUS_CHANGED'] as const;
 export type HistoryKind = (typeof HISTORY_KINDS)[number];

@@ -1,5 +1,5 @@
 // Schedule arithmetic (pure): how many instances a schedule has and how many remain.
-import { at, num, obj, str, type PaymentRecord } from './record.js';
+import { at, num, obj, str, type PaymentRecord } from './record-access.js';
 
 const MAX_INSTANCES = 10000;
 const STEP_DAYS: Record<string, number> = { DAILY: 1, WEEKLY: 7, BIWEEKLY: 14 };

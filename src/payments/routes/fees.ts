@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { PaymentError } from '../domain/errors.js';
 import { quoteFees, type FeesSettings } from '../domain/fees/quote.js';
-import type { JsonObject } from '../domain/record.js';
+import type { JsonObject } from '../domain/record-access.js';
 import { RateSource } from '../usecases/rates.js';
 import { checkRequest, header, sendPaymentError, type PaymentsContext } from '../http/context.js';
 

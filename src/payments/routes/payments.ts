@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CancellationRequest } from '../domain/cancellation.js';
 import { PaymentError } from '../domain/errors.js';
 import type { PaymentStatus } from '../domain/lifecycle.js';
-import type { PaymentRecord } from '../domain/record.js';
+import type { PaymentRecord } from '../domain/record-access.js';
 import {
   checkRequest,
   header,

@@ -5,7 +5,7 @@
 import type { SqlExecutor } from '../../shared/db/types.js';
 import type { HistoryEvent, HistoryKind } from '../domain/history.js';
 import type { PaymentStatus } from '../domain/lifecycle.js';
-import type { PaymentRecord } from '../domain/record.js';
+import type { PaymentRecord } from '../domain/record-access.js';
 
 export interface StoredPayment {
   readonly id: string;

@@ -2,7 +2,7 @@
 // derived from the user's own payments, and the available balance.
 import type { SqlExecutor } from '../../shared/db/types.js';
 import { balances, ledger, type LedgerEntry } from '../domain/demo-account.js';
-import { at, num, str } from '../domain/record.js';
+import { at, num, str } from '../domain/record-access.js';
 import type { PayerAccount } from '../domain/rules.js';
 import { accountsOf, type DemoAccount } from '../storage/demo-accounts.js';
 import { paymentsOf } from '../storage/payments-repo.js';

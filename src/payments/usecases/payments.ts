@@ -6,14 +6,14 @@ import { decideCancellation, type CancellationRequest } from '../domain/cancella
 import { PaymentError } from '../domain/errors.js';
 import { diffRecords } from '../domain/history.js';
 import { UPDATABLE } from '../domain/lifecycle.js';
-import { at, hasSchedule, str, type PaymentRecord } from '../domain/record.js';
+import { at, hasSchedule, str, type PaymentRecord } from '../domain/record-access.js';
 import {
   initialStatus,
   instructedAmountOf,
   prepareRecord,
   renderRecord,
   statusAfterUpdate,
-} from '../domain/records.js';
+} from '../domain/record-conversion.js';
 import { checkPaymentRules, type RuleContext, type RuleViolation } from '../domain/rules.js';
 import { remainingInstances, scheduleProgress } from '../domain/schedule.js';
 import type { StoredResponse } from '../storage/idempotency.js';

@@ -6,7 +6,7 @@ import type { FeesConfig } from '../../../config/payments-fees.js';
 import type { ProblemFieldError } from '../../../shared/http/problem.js';
 import { minorUnit } from '../currencies.js';
 import { PaymentError } from '../errors.js';
-import { at, obj, str, num, type JsonObject } from '../record.js';
+import { at, obj, str, num, type JsonObject } from '../record-access.js';
 import { checkFieldRules } from '../rules.js';
 import { formatZoned } from './calendar.js';
 import { quoteDates } from './dates.js';

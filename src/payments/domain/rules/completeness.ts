@@ -2,7 +2,7 @@
 // its currency. createPayment's schema already requires them (400); updatePayment replaces the whole
 // record, so a body without them is refused here (422) instead of erasing the stored values, and
 // validatePayment reports them like any other problem.
-import { at, num, str, type PaymentRecord } from '../record.js';
+import { at, num, str, type PaymentRecord } from '../record-access.js';
 import { isCreditTransfer } from './parties.js';
 import type { RuleViolation } from './violation.js';
 

@@ -1,7 +1,7 @@
 // Date rules that need the clock (pure: `now` is passed in): no execution date on a past day, no schedule
 // without a startDate, no schedule whose every execution lies in the past. Days are UTC days, as for the
 // INITIATED/SCHEDULED decision.
-import { at, obj, str, type PaymentRecord } from '../record.js';
+import { at, obj, str, type PaymentRecord } from '../record-access.js';
 import { nextExecutionFrom } from '../schedule.js';
 import type { RuleViolation } from './violation.js';
 

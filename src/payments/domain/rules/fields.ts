@@ -5,7 +5,7 @@ import { isValidBIC, isValidIBAN } from 'ibantools';
 import { parseRoutingNumber } from '../../directory/routing-number.js';
 import { isCountry } from '../countries.js';
 import { decimalsOf, isCurrency, minorUnit } from '../currencies.js';
-import { at, num, obj, str, type PaymentRecord } from '../record.js';
+import { at, num, obj, str, type PaymentRecord } from '../record-access.js';
 import { electronicIban, isIbanAccount, isUsRoutingNumber } from './identifiers.js';
 import type { RuleViolation } from './violation.js';
 

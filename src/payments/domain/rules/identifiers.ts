@@ -1,7 +1,7 @@
 // What kind of identifier a field holds (pure): IBANs in their electronic form, US routing numbers in
 // bank references. Shared by the rules and by the normalisation of stored records.
 import { electronicFormatIBAN } from 'ibantools';
-import { at, str } from '../record.js';
+import { at, str } from '../record-access.js';
 
 const IBAN_SHAPE = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
 

@@ -1,5 +1,5 @@
 // Party rules (pure): a credit transfer names its creditor (payee party and account).
-import { at, str, type PaymentRecord } from '../record.js';
+import { at, str, type PaymentRecord } from '../record-access.js';
 import type { RuleViolation } from './violation.js';
 
 /** A credit transfer unless the record says it is a debit (indicator, direct-debit service or method). */

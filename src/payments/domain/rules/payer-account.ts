@@ -2,8 +2,8 @@
 // the payer account is one of the user's own, and an immediate payment does not exceed its available
 // balance.
 import { minorUnit } from '../currencies.js';
-import { at, num, str, type PaymentRecord } from '../record.js';
-import { initialStatus } from '../records.js';
+import { at, num, str, type PaymentRecord } from '../record-access.js';
+import { initialStatus } from '../record-conversion.js';
 import { electronicIban } from './identifiers.js';
 import type { RuleViolation } from './violation.js';
 

@@ -1,7 +1,7 @@
 // Scheme consistency (pure). The payment scheme comes from `paymentInstruction.requestedMechanism`, the
 // Used-Mechanism header and SEPA local instruments: SEPA needs EUR and IBANs of SEPA countries; ACH and
 // Fedwire need USD and the payee bank's routing number. Payer and payee accounts differ under every scheme.
-import { at, str, type PaymentRecord } from '../record.js';
+import { at, str, type PaymentRecord } from '../record-access.js';
 import { electronicIban, isIbanAccount } from './identifiers.js';
 import type { RuleViolation } from './violation.js';
 

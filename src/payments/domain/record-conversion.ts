@@ -2,7 +2,7 @@
 import { toDecimalString } from './currencies.js';
 import type { PaymentStatus } from './lifecycle.js';
 import { electronicIban, isIbanAccount } from './rules/identifiers.js';
-import { at, cloneJson, hasSchedule, num, obj, str, type PaymentRecord } from './record.js';
+import { at, cloneJson, hasSchedule, num, obj, str, type PaymentRecord } from './record-access.js';
 import type { ScheduleProgress } from './schedule.js';
 
 /** Fields of paymentInstructionReference the service owns (client values are replaced). */
