@@ -3,8 +3,8 @@
 // decodes. Field positions in docs/bank-directory.md. A bank code (Bankleitzahl) is the bank code of
 // German IBANs, so these records make German IBANs resolve to their bank.
 import { parseBic } from '../bic.js';
-import type { DirectoryEntry, ParsedFile, SkippedRecord, SourcedEntry } from '../types.js';
-import { field, isBlank, lines } from './fixed-width.js';
+import type { DirectoryEntry, ParsedFile } from '../types.js';
+import { field, parseRecordLines } from './fixed-width.js';
 
 export const BUNDESBANK_RECORD_LENGTH = 168;
 export const BUNDESBANK_EXTENDED_RECORD_LENGTH = 174;
@@ -65,15 +65,7 @@ export function parseBundesbankLine(text: string): DirectoryEntry | string {
 }
 
 export function parseBundesbank(text: string): ParsedFile {
-  const entries: SourcedEntry[] = [];
-  const skipped: SkippedRecord[] = [];
-  for (const { line, text: record } of lines(text)) {
-    if (isBlank(record)) continue;
-    const result = parseBundesbankLine(record);
-    if (typeof result === 'string') skipped.push({ line, reason: result });
-    else entries.push({ line, entry: result });
-  }
-  return { entries, skipped };
+  return parseRecordLines(text, parseBundesbankLine);
 }
 
 /** The file's bytes as text: UTF-8 when valid, else ISO 8859-1 (the published encoding). */

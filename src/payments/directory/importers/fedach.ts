@@ -1,8 +1,8 @@
 // FedACH participant directory: fixed width, 155 characters a record (field positions in
 // docs/bank-directory.md). Parsing reports every bad record with its line number and reason.
 import { parseDirectoryRoutingNumber } from '../routing-number.js';
-import type { DirectoryEntry, ParsedFile, SkippedRecord, SourcedEntry } from '../types.js';
-import { field, isBlank, lines, pad } from './fixed-width.js';
+import type { DirectoryEntry, ParsedFile } from '../types.js';
+import { field, pad, parseRecordLines } from './fixed-width.js';
 import { FEDACH_JSON_LAYOUT, looksLikeJson, parseFedJson } from './fed-json.js';
 
 export const FEDACH_RECORD_LENGTH = 155;
@@ -125,13 +125,5 @@ export function parseFedachLine(text: string): DirectoryEntry | string {
 export function parseFedach(text: string): ParsedFile {
   if (looksLikeJson(text))
     return parseFedJson(text, 'fedACHParticipants', FEDACH_JSON_LAYOUT, parseFedachLine);
-  const entries: SourcedEntry[] = [];
-  const skipped: SkippedRecord[] = [];
-  for (const { line, text: record } of lines(text)) {
-    if (isBlank(record)) continue;
-    const result = parseFedachLine(record);
-    if (typeof result === 'string') skipped.push({ line, reason: result });
-    else entries.push({ line, entry: result });
-  }
-  return { entries, skipped };
+  return parseRecordLines(text, parseFedachLine);
 }

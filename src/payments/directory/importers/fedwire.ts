@@ -1,8 +1,8 @@
 // Fedwire participant directory: fixed width, 101 characters a record (field positions in
 // docs/bank-directory.md).
 import { parseDirectoryRoutingNumber } from '../routing-number.js';
-import type { DirectoryEntry, ParsedFile, SkippedRecord, SourcedEntry } from '../types.js';
-import { field, isBlank, lines, pad } from './fixed-width.js';
+import type { DirectoryEntry, ParsedFile } from '../types.js';
+import { field, pad, parseRecordLines } from './fixed-width.js';
 import { FEDWIRE_JSON_LAYOUT, looksLikeJson, parseFedJson } from './fed-json.js';
 
 export const FEDWIRE_RECORD_LENGTH = 101;
@@ -113,13 +113,5 @@ export function parseFedwireLine(text: string): DirectoryEntry | string {
 export function parseFedwire(text: string): ParsedFile {
   if (looksLikeJson(text))
     return parseFedJson(text, 'fedwireParticipants', FEDWIRE_JSON_LAYOUT, parseFedwireLine);
-  const entries: SourcedEntry[] = [];
-  const skipped: SkippedRecord[] = [];
-  for (const { line, text: record } of lines(text)) {
-    if (isBlank(record)) continue;
-    const result = parseFedwireLine(record);
-    if (typeof result === 'string') skipped.push({ line, reason: result });
-    else entries.push({ line, entry: result });
-  }
-  return { entries, skipped };
+  return parseRecordLines(text, parseFedwireLine);
 }

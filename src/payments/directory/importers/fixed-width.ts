@@ -1,4 +1,5 @@
-// Helpers for the Federal Reserve fixed-width directory files.
+// Helpers for the fixed-width directory files (Federal Reserve, Bundesbank).
+import type { DirectoryEntry, ParsedFile, SkippedRecord, SourcedEntry } from '../types.js';
 
 /** Characters `from`..`to` (1-based, inclusive), trimmed. */
 export function field(line: string, from: number, to: number): string {
@@ -19,6 +20,25 @@ export function lines(text: string): { line: number; text: string }[] {
 
 export function isBlank(text: string): boolean {
   return text.trim() === '';
+}
+
+/**
+ * A file of one record per line: each non-blank line parsed on its own, kept with its line number, or
+ * skipped with the reason `parseLine` gave (a string).
+ */
+export function parseRecordLines(
+  text: string,
+  parseLine: (record: string) => DirectoryEntry | string,
+): ParsedFile {
+  const entries: SourcedEntry[] = [];
+  const skipped: SkippedRecord[] = [];
+  for (const { line, text: record } of lines(text)) {
+    if (isBlank(record)) continue;
+    const result = parseLine(record);
+    if (typeof result === 'string') skipped.push({ line, reason: result });
+    else entries.push({ line, entry: result });
+  }
+  return { entries, skipped };
 }
 
 export function titleCase(text: string): string {
