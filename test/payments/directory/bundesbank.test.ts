@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../../src/cli/main.js';
+import { runMain } from '../../helpers/cli-in-process.js';
 import {
   decodeBundesbank,
   parseBundesbank,
@@ -117,15 +117,12 @@ before(() => {
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('toolgate bank-directory import --format bundesbank reads the ISO 8859-1 file', async () => {
-  const out = { text: '', write: (c: string) => ((out.text += c), true) };
-  const err = { text: '', write: (c: string) => ((err.text += c), true) };
-  const code = await main(
+  const run = await runMain(
     ['bank-directory', 'import', path('bundesbank-blz.txt'), '--format', 'bundesbank', '--json'],
     { TOOLGATE_DATA_DIR: dir },
-    { stdout: out, stderr: err },
   );
-  assert.equal(code, 0, err.text);
-  const s = JSON.parse(out.text) as { imported: number; skipped: unknown[] };
+  assert.equal(run.code, 0, run.stderr);
+  const s = JSON.parse(run.stdout) as { imported: number; skipped: unknown[] };
   assert.equal(s.imported, 5);
   assert.deepEqual(s.skipped, []);
 });

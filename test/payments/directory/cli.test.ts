@@ -3,19 +3,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../../src/cli/main.js';
+import { runMain } from '../../helpers/cli-in-process.js';
 import { sampleFiles } from '../../../src/payments/directory/sample.js';
 import { openSqlite } from '../../../src/shared/db/sqlite.js';
 import { DirectoryStore } from '../../../src/payments/directory/store.js';
-
-class Sink {
-  text = '';
-  isTTY = false;
-  write(chunk: string): boolean {
-    this.text += chunk;
-    return true;
-  }
-}
 
 let dir: string;
 before(() => {
@@ -23,13 +14,7 @@ before(() => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-async function run(args: string[], tty = false) {
-  const stdout = new Sink();
-  const stderr = new Sink();
-  stderr.isTTY = tty;
-  const code = await main(args, { TOOLGATE_DATA_DIR: dir }, { stdout, stderr });
-  return { code, stdout: stdout.text, stderr: stderr.text };
-}
+const run = (args: string[], tty = false) => runMain(args, { TOOLGATE_DATA_DIR: dir }, { tty });
 
 test('committed sample fixtures are exactly what the generator produces', () => {
   const files = sampleFiles();

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../../src/cli/main.js';
+import { runMain } from '../../helpers/cli-in-process.js';
 import { isValidLei, parseGleif } from '../../../src/payments/directory/importers/gleif.js';
 import { importDirectory } from '../../../src/payments/directory/import.js';
 import { DirectoryStore } from '../../../src/payments/directory/store.js';
@@ -95,20 +95,16 @@ before(() => {
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('toolgate bank-directory import --format gleif --lei-records joins the two files', async () => {
-  const out = { text: '', write: (c: string) => ((out.text += c), true) };
-  const err = { text: '', write: (c: string) => ((err.text += c), true) };
   const args = ['bank-directory', 'import', path('gleif-bic-lei.csv'), '--format', 'gleif'];
   const env = { TOOLGATE_DATA_DIR: dir };
-  const without = await main(args, env, { stdout: out, stderr: err });
-  assert.equal(without, 2, 'gleif needs --lei-records');
-  err.text = '';
-  const code = await main(
+  const without = await runMain(args, env);
+  assert.equal(without.code, 2, 'gleif needs --lei-records');
+  const run = await runMain(
     [...args, '--lei-records', path('gleif-lei-records.csv'), '--json'],
     env,
-    { stdout: out, stderr: err },
   );
-  assert.equal(code, 0, err.text);
-  const s = JSON.parse(out.text) as { imported: number; skipped: unknown[] };
+  assert.equal(run.code, 0, run.stderr);
+  const s = JSON.parse(run.stdout) as { imported: number; skipped: unknown[] };
   assert.equal(s.imported, 4);
   assert.equal(s.skipped.length, 2);
 });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../../src/cli/main.js';
+import { runMain } from '../../helpers/cli-in-process.js';
 import { parseFedach } from '../../../src/payments/directory/importers/fedach.js';
 import { parseFedwire } from '../../../src/payments/directory/importers/fedwire.js';
 import { DirectoryImportError, importDirectory } from '../../../src/payments/directory/import.js';
@@ -23,27 +23,13 @@ const fixture = (name: string) =>
 const FEDWIRE = fixture('fedwire-edge-cases.txt');
 const FEDACH = fixture('fedach-edge-cases.txt');
 
-class Sink {
-  text = '';
-  isTTY = false;
-  write(chunk: string): boolean {
-    this.text += chunk;
-    return true;
-  }
-}
-
 let dir: string;
 before(() => {
   dir = mkdtempSync(join(tmpdir(), 'toolgate-bankdir-replace-'));
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-async function run(args: string[]) {
-  const stdout = new Sink();
-  const stderr = new Sink();
-  const code = await main(args, { TOOLGATE_DATA_DIR: dir }, { stdout, stderr });
-  return { code, stdout: stdout.text, stderr: stderr.text };
-}
+const run = (args: string[]) => runMain(args, { TOOLGATE_DATA_DIR: dir });
 
 test('importing an empty file exits 1 and says the file is empty', async () => {
   const file = join(dir, 'empty.txt');
