@@ -12,7 +12,6 @@ const dist = new URL('../../dist/src/', import.meta.url);
 const { loadConfig } = await import(new URL('config/load.js', dist).href);
 const { loadCatalogue } = await import(new URL('gateway/catalogue/load.js', dist).href);
 const { describeTool } = await import(new URL('gateway/mcp/tools.js', dist).href);
-const { hasStructuredContent } = await import(new URL('gateway/mcp/protocol.js', dist).href);
 const { compactSchema, MAX_SHOWN_OUTPUT_BYTES } = await import(
   new URL('gateway/catalogue/compact.js', dist).href
 );
@@ -35,10 +34,8 @@ export function estimateTokens(text) {
 // full: the schemas as the gateway validates with them (what every revision showed before issue 13);
 // compact: what tools/list shows by default (gateway.mcp.schemaView).
 const views = {
-  full: (tool, version) =>
-    JSON.stringify(describeTool(tool, hasStructuredContent(version), 'full')),
-  compact: (tool, version) =>
-    JSON.stringify(describeTool(tool, hasStructuredContent(version), 'compact')),
+  full: (tool, version) => JSON.stringify(describeTool(tool, version, 'full')),
+  compact: (tool, version) => JSON.stringify(describeTool(tool, version, 'compact')),
 };
 
 const config = loadConfig({ env: {} });
@@ -65,7 +62,7 @@ for (const revision of REVISIONS) {
 // `outputs` is the outputSchema policy: all shown, shown up to MAX_SHOWN_OUTPUT_BYTES, or none.
 function leverTotal(options, outputs) {
   const tools = catalogue.tools.map((tool) => {
-    const shown = describeTool(tool, true, 'full');
+    const shown = describeTool(tool, '2025-06-18', 'full');
     const compact = (schema) =>
       options ? compactSchema(schema, { ...options, names: tool.schemaNames }) : schema;
     shown.inputSchema = compact(tool.inputSchema);

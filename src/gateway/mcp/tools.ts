@@ -144,7 +144,8 @@ export class ToolService {
     return result;
   }
 
-  /** The tool's JSON as the given protocol revision describes it (cached per revision family). */
+  /** The tool's JSON as the given protocol revision describes it (cached per revision family: the
+   * revisions within a family describe a tool alike). */
   private shape(tool: Tool, version: string): string {
     const family = hasStructuredContent(version)
       ? 'current'
@@ -158,13 +159,7 @@ export class ToolService {
     }
     let shaped = cache.get(tool);
     if (!shaped) {
-      const described = describeTool(
-        tool,
-        family === 'current',
-        this.options.schemaView ?? 'compact',
-      );
-      if (family === '2024-11-05') delete described.annotations;
-      shaped = JSON.stringify(described);
+      shaped = JSON.stringify(describeTool(tool, version, this.options.schemaView ?? 'compact'));
       cache.set(tool, shaped);
     }
     return shaped;
@@ -176,17 +171,23 @@ export class ToolService {
  * 2025-03-26. The schemas are the `view` of the tool's own (catalogue/compact.ts); arguments and results
  * are validated against the full ones (arguments.ts), whatever is shown.
  */
+/**
+ * The tool as the given protocol revision describes it: title, outputSchema and structuredContent arrived
+ * in 2025-06-18 (before that the title travels in the annotations), annotations in 2025-03-26.
+ */
 export function describeTool(
   tool: Tool,
-  current: boolean,
+  version: string,
   view: SchemaView = 'compact',
 ): Record<string, unknown> {
+  const current = hasStructuredContent(version);
   const shown = shownSchemas(current ? tool : { ...tool, outputSchema: undefined }, view);
   const out: Record<string, unknown> = { name: tool.name };
   if (current && tool.title) out.title = tool.title;
   if (tool.description) out.description = tool.description;
   out.inputSchema = shown.inputSchema;
   if (shown.outputSchema) out.outputSchema = shown.outputSchema;
+  if (!hasToolAnnotations(version)) return out;
   const annotations: Record<string, unknown> = { ...tool.annotations };
   if (!current && tool.title && annotations.title === undefined) annotations.title = tool.title;
   out.annotations = annotations;
