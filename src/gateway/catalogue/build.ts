@@ -61,6 +61,11 @@ export function buildCatalogue(documents: readonly BackendDocument[]): Catalogue
       }
     }
   }
+  return catalogueOf(tools, warnings);
+}
+
+/** A catalogue of these tools: sorted by name (the cursor order of tools/list) and indexed by it. */
+export function catalogueOf(tools: Tool[], warnings: readonly string[]): Catalogue {
   tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { tools, byName: new Map(tools.map((t) => [t.name, t])), warnings };
 }

@@ -6,6 +6,7 @@
 import { Ajv } from 'ajv';
 import type { ToolOverride } from '../../config/gateway-mcp.js';
 import { GatewayError } from '../errors.js';
+import { catalogueOf } from './build.js';
 import type { Catalogue, JsonObject, Tool } from './types.js';
 import { isPlainObject } from '../../shared/is-plain-object.js';
 
@@ -40,8 +41,7 @@ export function applyOverrides(
       );
     seen.add(tool.name);
   }
-  tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { tools, byName: new Map(tools.map((t) => [t.name, t])), warnings: catalogue.warnings };
+  return catalogueOf(tools, catalogue.warnings);
 }
 
 function overridden(tool: Tool, override: Readonly<ToolOverride>, where: string): Tool {
