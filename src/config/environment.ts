@@ -54,6 +54,11 @@ export const ENVIRONMENT_OVERRIDES: readonly Override[] = [
   { variable: 'TOOLGATE_GATEWAY_PORT', paths: [['gateway', 'port']], kind: 'port' },
   { variable: 'TOOLGATE_PAYMENTS_HOST', paths: [['payments', 'host']], kind: 'string' },
   { variable: 'TOOLGATE_PAYMENTS_PORT', paths: [['payments', 'port']], kind: 'port' },
+  {
+    variable: 'TOOLGATE_DEV_AUTO_LOGIN',
+    paths: [['gateway', 'auth', 'devIdentityProvider', 'autoLogin']],
+    kind: 'string',
+  },
 ];
 
 export function applyEnvironment(

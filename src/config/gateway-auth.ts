@@ -1,7 +1,20 @@
 // Configuration of the gateway's authentication: subscription keys, user JWTs, the development identity
 // provider. Embedded as `gateway.auth` (see docs/configuration.md).
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import { ConfigError } from './errors.js';
 import { JwtConfigSchema } from './gateway-jwt.js';
+
+export const DevUserSchema = Type.Object(
+  {
+    sub: Type.String({ minLength: 1, maxLength: 255 }),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    email: Type.Optional(Type.String({ minLength: 3, maxLength: 255 })),
+    /** Further claims put into the user's tokens (e.g. roles, tenant). */
+    claims: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.Unknown())),
+  },
+  { additionalProperties: false },
+);
+export type DevUser = Static<typeof DevUserSchema>;
 
 export const GatewayAuthSchema = Type.Object(
   {
@@ -37,17 +50,69 @@ export const GatewayAuthSchema = Type.Object(
           'private JWK (JSON text, EC P-256 or Ed25519) signing identity assertions; all replicas need the same one. Default: generated once into <dataDir>/gateway-assertion-key.json',
       }),
     ),
+    scopes: Type.Array(Type.String({ pattern: '^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$' }), {
+      uniqueItems: true,
+      maxItems: 32,
+      default: ['openid', 'profile', 'offline_access'],
+      description:
+        'the scopes every sign-in asks for: named in WWW-Authenticate challenges and in the protected-resource metadata (scopes_supported, with the tool scopes)',
+    }),
     devIdentityProvider: Type.Object(
       {
         enabled: Type.Optional(
           Type.Boolean({
             description:
-              'serve a local OpenID provider at /dev-idp (default: on in development only)',
+              'serve a local OpenID provider and authorization server at /dev-idp (default: on in development only)',
           }),
         ),
+        users: Type.Array(DevUserSchema, {
+          minItems: 1,
+          maxItems: 100,
+          default: [{ sub: 'alice', name: 'Alice Example', email: 'alice@example.com' }],
+          description: 'the users the development sign-in page offers',
+        }),
+        autoLogin: Type.Optional(
+          Type.String({
+            minLength: 1,
+            description:
+              'development only: sign this user (a users[].sub) in and grant consent without showing the page, for automated clients',
+          }),
+        ),
+        accessTokenTtlSeconds: Type.Integer({ minimum: 5, maximum: 86400, default: 3600 }),
+        refreshTokenTtlSeconds: Type.Integer({ minimum: 60, maximum: 7776000, default: 1209600 }),
       },
       { additionalProperties: false, default: {} },
     ),
   },
   { additionalProperties: false, default: {} },
 );
+
+/**
+ * What the schema cannot express: autoLogin names a configured user and exists in development only (a
+ * switch that signs anybody in without a page must never reach a shared environment), and user
+ * subjects are unique.
+ */
+export function checkDevIdentityProviderConfig(
+  dev: {
+    readonly users: readonly { readonly sub: string }[];
+    readonly autoLogin?: string | undefined;
+  },
+  environment: string,
+): void {
+  const key = 'gateway.auth.devIdentityProvider';
+  const subjects = new Set<string>();
+  for (const [index, user] of dev.users.entries()) {
+    if (subjects.has(user.sub))
+      throw new ConfigError(`${key}.users[${index}].sub: "${user.sub}" is listed twice`);
+    subjects.add(user.sub);
+  }
+  if (dev.autoLogin === undefined) return;
+  if (environment !== 'development')
+    throw new ConfigError(
+      `${key}.autoLogin: allowed only when environment is development (it is ${environment})`,
+    );
+  if (!subjects.has(dev.autoLogin))
+    throw new ConfigError(
+      `${key}.autoLogin: "${dev.autoLogin}" is not the sub of any ${key}.users entry`,
+    );
+}

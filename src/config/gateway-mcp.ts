@@ -41,6 +41,14 @@ export const ToolOverrideSchema = Type.Object(
           'arguments removed from the tool and always sent with this value (checked against the argument schema at load)',
       }),
     ),
+    scopes: Type.Optional(
+      Type.Array(Type.String({ pattern: '^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$' }), {
+        uniqueItems: true,
+        maxItems: 16,
+        description:
+          'OAuth scopes a user token must carry to call the tool (replaces the OpenAPI security requirement scopes); a token without them gets 403 insufficient_scope',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

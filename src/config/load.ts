@@ -7,6 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import { ConfigSchema, type FrozenConfig } from './schema.js';
 import { validateAgainstSchema } from './validate.js';
 import { checkRateLimitConfig } from './gateway-ratelimit.js';
+import { checkDevIdentityProviderConfig } from './gateway-auth.js';
 import { resolveCheckedJwtConfig } from './gateway-jwt.js';
 import { applyEnvironment, substituteEnvReferences, type Environment } from './environment.js';
 import { ConfigError } from './errors.js';
@@ -32,6 +33,7 @@ export function loadConfig(options: LoadConfigOptions): FrozenConfig {
   const config = validateAgainstSchema(ConfigSchema, withEnv);
   // What the schema cannot express, checked here once so a bad value stops startup with its key named.
   checkRateLimitConfig(config.gateway.rateLimit);
+  checkDevIdentityProviderConfig(config.gateway.auth.devIdentityProvider, config.environment);
   if (config.gateway.auth.jwt !== undefined) resolveCheckedJwtConfig(config.gateway.auth.jwt);
   // A relative dataDir from the file (or the default) belongs to the file's folder, so a command run
   // from elsewhere with --config finds the same stores. One from TOOLGATE_DATA_DIR or the caller's

@@ -14,14 +14,13 @@ import { createHttpApp, type ReadinessCheck } from '../shared/http/create-app.js
 import { Admission } from './admission/admission.js';
 import type { Gatekeeper } from './admission/gatekeeper.js';
 import { loadAssertionSigner } from './auth/assertion/gateway-signer.js';
-import { createDevIdp } from './auth/dev-idp/idp.js';
-import { devIdpRoutes } from './auth/dev-idp/routes.js';
+import { registerDevIdentityProvider } from './auth/dev-idp/register.js';
 import { createJwtVerifier, type JwtVerifier } from './auth/jwt/verify.js';
 import {
   buildProtectedResourceMetadata,
   protectedResourceMetadataUrls,
 } from './auth/jwt/protected-resource.js';
-import { DEV_IDP_PATH, resolveIdentitySettings, type IdentitySettings } from './auth/settings.js';
+import { resolveIdentitySettings, type IdentitySettings } from './auth/settings.js';
 import { SubscriptionKeyAuthenticator } from './auth/subscriptions/authenticate.js';
 import { SubscriptionStore } from './auth/subscriptions/store.js';
 import { ToolDirectory, configApprovals, type CatalogueReloader } from './catalogue/directory.js';
@@ -143,6 +142,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
         resource: settings.mcpUrl,
         issuer: settings.jwt?.issuer ?? settings.baseUrl,
         resourceName: 'toolgate MCP gateway',
+        scopesSupported: [...new Set([...gateway.auth.scopes, ...toolScopes(catalogue)])],
       });
       for (const route of metadata.routes) scope.get(route, async () => document);
       if (signer) scope.get(GATEWAY_JWKS_PATH, async () => signer.publicJwks());
@@ -151,12 +151,8 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       app.addHook('onResponse', metrics.requests.onResponse);
       await app.register(metrics.routes);
     }
-    if (settings.devIdp.enabled) {
-      const idp = await createDevIdp({ dataDir: config.dataDir });
-      await app.register(devIdpRoutes(idp, { issuer: settings.devIdp.issuer }), {
-        prefix: DEV_IDP_PATH,
-      });
-    }
+    if (settings.devIdp.enabled)
+      await registerDevIdentityProvider(app, config, settings, toolScopes(catalogue));
     await registerMcpEndpoint(app, {
       path: gateway.mcp.path,
       dispatcher: new Dispatcher(tools, {
@@ -215,6 +211,7 @@ async function configuredGatekeeper(
     limiter,
     allowQueryKey: auth.subscriptionKeys.allowQueryParameter,
     resourceMetadataUrl: protectedResourceMetadataUrls(settings.mcpUrl).pathSuffixed,
+    scopes: auth.scopes,
     products: config.gateway.products,
   });
 }
@@ -237,6 +234,11 @@ async function rateLimiter(
   );
   await limiter.ready(2000);
   return limiter;
+}
+
+/** The scopes the catalogue's tools need (their union, sorted). */
+function toolScopes(catalogue: Catalogue): string[] {
+  return [...new Set(catalogue.tools.flatMap((tool) => tool.scopes ?? []))].sort();
 }
 
 /** Rebuilds the catalogue from the backends' documents when the stored generation moves on. */

@@ -5,7 +5,12 @@
 import { authenticateRequest, type RequestIdentity } from '../auth/jwt/authenticate.js';
 import { isAuthError } from '../auth/jwt/errors.js';
 import type { JwtVerifier } from '../auth/jwt/verify.js';
-import { challengeFor, missingTokenChallenge } from '../auth/jwt/www-authenticate.js';
+import { missingScopes } from '../auth/jwt/scopes.js';
+import {
+  challengeFor,
+  insufficientScopeChallenge,
+  missingTokenChallenge,
+} from '../auth/jwt/www-authenticate.js';
 import type { SubscriptionKeyAuthenticator } from '../auth/subscriptions/authenticate.js';
 import type { Subscription } from '../auth/subscriptions/types.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
@@ -29,6 +34,8 @@ export interface AdmissionOptions {
   readonly allowQueryKey: boolean;
   /** RFC 9728 metadata URL named in WWW-Authenticate challenges. */
   readonly resourceMetadataUrl: string;
+  /** The scopes every sign-in asks for (gateway.auth.scopes), named in Bearer challenges. */
+  readonly scopes?: readonly string[];
   /** Named sets of tools a subscription can list as `product:NAME` (gateway.products). */
   readonly products?: Readonly<Record<string, readonly string[]>>;
 }
@@ -82,16 +89,39 @@ export class Admission implements Gatekeeper {
     );
   }
 
-  /** A user-scoped tool needs a verified user: otherwise HTTP 401 before any backend is reached. */
+  /**
+   * A user-scoped tool, or one that needs scopes, needs a verified user: otherwise HTTP 401 naming the
+   * scopes to ask for. A user whose token lacks a scope the tool needs: HTTP 403 insufficient_scope
+   * naming them, so the client can ask for them (step-up). Both before any backend is reached.
+   */
   authorize(caller: Caller, tool: Tool): void {
-    if (tool.securityClass !== 'user-scoped' || caller.user !== null) return;
+    const needed = tool.scopes ?? [];
+    const scope = [...new Set([...(this.options.scopes ?? []), ...needed])];
+    if (caller.user === null) {
+      if (tool.securityClass !== 'user-scoped' && needed.length === 0) return;
+      throw new GatewayError(
+        'UNAUTHENTICATED',
+        `Tool "${tool.name}" acts on behalf of a user: send a valid user token in the Authorization header (Bearer).`,
+        { reason: 'TOKEN_MISSING', tool: tool.name, ...(needed.length > 0 ? { scope: needed } : {}) },
+        {
+          'WWW-Authenticate': missingTokenChallenge({
+            resourceMetadata: this.options.resourceMetadataUrl,
+            scope,
+          }),
+        },
+      );
+    }
+    const missing = missingScopes(needed, caller.user.claims);
+    if (missing.length === 0) return;
+    const message = `Tool "${tool.name}" needs the scope ${missing.join(' ')}, which the user token does not grant: sign in again asking for it.`;
     throw new GatewayError(
-      'UNAUTHENTICATED',
-      `Tool "${tool.name}" acts on behalf of a user: send a valid user token in the Authorization header (Bearer).`,
-      { reason: 'TOKEN_MISSING', tool: tool.name },
+      'FORBIDDEN',
+      message,
+      { reason: 'INSUFFICIENT_SCOPE', tool: tool.name, scope: needed },
       {
-        'WWW-Authenticate': missingTokenChallenge({
+        'WWW-Authenticate': insufficientScopeChallenge(message, {
           resourceMetadata: this.options.resourceMetadataUrl,
+          scope,
         }),
       },
     );
@@ -117,6 +147,7 @@ export class Admission implements Gatekeeper {
         {
           'WWW-Authenticate': challengeFor(error, {
             resourceMetadata: this.options.resourceMetadataUrl,
+            ...(this.options.scopes === undefined ? {} : { scope: this.options.scopes }),
           }),
         },
       );

@@ -7,6 +7,7 @@ import {
   bearerSchemes,
   requiredApiKeyHeaders,
   securityClassOf,
+  requiredScopesOf,
 } from './security.js';
 import type { BackendDocument, Catalogue, Tool } from './types.js';
 import { isPlainObject } from '../../shared/is-plain-object.js';
@@ -57,7 +58,9 @@ export function buildCatalogue(documents: readonly BackendDocument[]): Catalogue
           continue;
         }
         taken.add(name);
-        tools.push(schemaNames.size > 0 ? { ...result.tool, schemaNames } : result.tool);
+        const scopes = requiredScopesOf(operation, document);
+        const tool = scopes.length > 0 ? { ...result.tool, scopes } : result.tool;
+        tools.push(schemaNames.size > 0 ? { ...tool, schemaNames } : tool);
       }
     }
   }

@@ -5,12 +5,13 @@
 // operator meant to restrict as it was).
 import { Ajv } from 'ajv';
 import type { ToolOverride } from '../../config/gateway-mcp.js';
+import type { DeepReadonly } from '../../config/schema.js';
 import { GatewayError } from '../errors.js';
 import { catalogueOf } from './build.js';
 import type { Catalogue, JsonObject, Tool } from './types.js';
 import { isPlainObject } from '../../shared/is-plain-object.js';
 
-export type BackendOverrides = Readonly<Record<string, Readonly<ToolOverride>>>;
+export type BackendOverrides = Readonly<Record<string, DeepReadonly<ToolOverride>>>;
 
 const ajv = new Ajv({ strict: false, allErrors: false });
 
@@ -44,7 +45,7 @@ export function applyOverrides(
   return catalogueOf(tools, catalogue.warnings);
 }
 
-function overridden(tool: Tool, override: Readonly<ToolOverride>, where: string): Tool {
+function overridden(tool: Tool, override: DeepReadonly<ToolOverride>, where: string): Tool {
   let inputSchema = tool.inputSchema;
   let fixedArguments = tool.fixedArguments;
   const hidden = override.hidden ?? {};
@@ -80,6 +81,7 @@ function overridden(tool: Tool, override: Readonly<ToolOverride>, where: string)
     annotations: { ...tool.annotations, ...override.annotations },
     inputSchema,
     ...(fixedArguments === undefined ? {} : { fixedArguments }),
+    ...(override.scopes === undefined ? {} : { scopes: [...override.scopes] }),
   };
 }
 

@@ -78,3 +78,38 @@ export function requiredApiKeyHeaders(
   }
   return headers;
 }
+
+/**
+ * The OAuth scopes an operation's requirements name for its OAuth 2 / OpenID Connect schemes. The
+ * requirement list is a choice of alternatives, so the tool requires only the scopes every such
+ * alternative names (their intersection): a token that satisfies any one alternative is never refused.
+ */
+export function requiredScopesOf(operation: JsonObject, document: JsonObject): string[] {
+  const schemes = isPlainObject(document.components)
+    ? document.components.securitySchemes
+    : undefined;
+  const oauth = new Set<string>();
+  if (isPlainObject(schemes))
+    for (const [name, scheme] of Object.entries(schemes))
+      if (isPlainObject(scheme) && (scheme.type === 'oauth2' || scheme.type === 'openIdConnect'))
+        oauth.add(name);
+  const requirements = Array.isArray(operation.security)
+    ? operation.security
+    : Array.isArray(document.security)
+      ? document.security
+      : [];
+  let common: Set<string> | undefined;
+  for (const requirement of requirements) {
+    if (!isPlainObject(requirement)) continue;
+    const names = Object.keys(requirement).filter((name) => oauth.has(name));
+    if (names.length === 0) continue;
+    const scopes = new Set(
+      names.flatMap((name) => {
+        const listed = requirement[name];
+        return Array.isArray(listed) ? listed.filter((s): s is string => typeof s === 'string') : [];
+      }),
+    );
+    common = common === undefined ? scopes : new Set([...common].filter((s) => scopes.has(s)));
+  }
+  return [...(common ?? [])].sort();
+}

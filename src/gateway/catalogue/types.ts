@@ -67,6 +67,11 @@ export interface Tool {
    * with these values on every call, whatever the agent sends.
    */
   readonly fixedArguments?: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * OAuth scopes a user token must carry to call the tool (all of them): from the operation's OpenAPI
+   * security requirement (OAuth 2 / OpenID Connect schemes) or gateway.backends[].tools.<op>.scopes.
+   */
+  readonly scopes?: readonly string[] | undefined;
 }
 
 /** Input of the pure mapping: one backend's already dereferenced OpenAPI document. */

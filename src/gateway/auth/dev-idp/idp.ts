@@ -43,6 +43,8 @@ export interface DevIdp {
   readonly created: boolean;
   discoveryDocument(issuerUrl: string): DiscoveryDocument;
   jwks(): { keys: JWK[] };
+  /** The private signing key as a JWK with kid/alg/use, for the development authorization server. */
+  signingJwk(): JWK;
   mintToken(input: MintTokenInput): Promise<string>;
 }
 
@@ -77,6 +79,9 @@ export async function createDevIdp(options: {
     },
     jwks() {
       return { keys: [{ ...publicJwk, kid, alg: ALG, use: 'sig' }] };
+    },
+    signingJwk() {
+      return { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y, d: jwk.d, kid, alg: ALG, use: 'sig' };
     },
     async mintToken(input) {
       const ttl = input.ttlSeconds ?? 3600;

@@ -19,14 +19,24 @@ export interface ChallengeOptions {
   /** URL of the RFC 9728 protected-resource metadata document. */
   resourceMetadata?: string;
   realm?: string;
+  /** RFC 6750 §3: the scopes the request needs (space-separated in the header). */
+  scope?: readonly string[];
+}
+
+function trailing(options: ChallengeOptions): string[] {
+  const params: string[] = [];
+  if (options.scope !== undefined && options.scope.length > 0)
+    params.push(`scope=${quote(options.scope.join(' '))}`);
+  if (options.resourceMetadata !== undefined)
+    params.push(`resource_metadata=${quote(options.resourceMetadata)}`);
+  return params;
 }
 
 /** Challenge when no token was sent to a tool that requires one (RFC 6750 §3.1: no error attribute). */
 export function missingTokenChallenge(options: ChallengeOptions = {}): string {
   const params: string[] = [];
   if (options.realm !== undefined) params.push(`realm=${quote(options.realm)}`);
-  if (options.resourceMetadata !== undefined)
-    params.push(`resource_metadata=${quote(options.resourceMetadata)}`);
+  params.push(...trailing(options));
   return params.length === 0 ? 'Bearer' : `Bearer ${params.join(', ')}`;
 }
 
@@ -40,8 +50,23 @@ export function invalidTokenChallenge(
   if (options.realm !== undefined) params.push(`realm=${quote(options.realm)}`);
   params.push(`error="${error}"`);
   params.push(`error_description=${quote(describe(description))}`);
-  if (options.resourceMetadata !== undefined)
-    params.push(`resource_metadata=${quote(options.resourceMetadata)}`);
+  params.push(...trailing(options));
+  return `Bearer ${params.join(', ')}`;
+}
+
+/**
+ * Challenge for a valid token that lacks scopes (RFC 6750 §3.1 insufficient_scope, sent with 403): the
+ * scope attribute names what to ask for, so a client can step up (MCP authorization, scope challenges).
+ */
+export function insufficientScopeChallenge(
+  description: string,
+  options: ChallengeOptions & { scope: readonly string[] },
+): string {
+  const params: string[] = [];
+  if (options.realm !== undefined) params.push(`realm=${quote(options.realm)}`);
+  params.push('error="insufficient_scope"');
+  params.push(`error_description=${quote(describe(description))}`);
+  params.push(...trailing(options));
   return `Bearer ${params.join(', ')}`;
 }
 

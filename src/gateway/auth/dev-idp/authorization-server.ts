@@ -1,0 +1,115 @@
+// The development authorization server: oidc-provider configured as the MCP authorization specification
+// (2025-11-25) expects of an authorization server — authorization code with PKCE (S256, required for every
+// client), refresh tokens rotated on every use, open dynamic client registration (RFC 7591), client ID
+// metadata documents, resource indicators (RFC 8707) limited to the gateway's own MCP resource, and JWT
+// access tokens signed with the development identity provider's persisted key, so the gateway verifies
+// them exactly like `toolgate token` tokens and those of any other provider (discovery → JWKS → iss/aud).
+// State (clients, grants, sessions) lives in oidc-provider's in-memory adapter: development only.
+import { randomBytes } from 'node:crypto';
+import Provider, { errors, type ProviderClient } from 'oidc-provider';
+import type { DevUser } from '../../../config/gateway-auth.js';
+import type { DevIdp } from './idp.js';
+
+export interface AuthorizationServerOptions {
+  /** `<gateway>/dev-idp`: the issuer of every token, the same as the dev IdP's. */
+  readonly issuer: string;
+  readonly idp: DevIdp;
+  readonly users: readonly DevUser[];
+  /** Resources a client may ask tokens for (RFC 8707): the MCP URL and the configured audience. */
+  readonly resources: readonly string[];
+  /** Scopes of the MCP resource that access tokens may carry (the tool scopes). */
+  readonly resourceScopes: readonly string[];
+  /** Path of the interaction pages (login, consent), prefix included. */
+  readonly interactionPath: string;
+  readonly accessTokenTtlSeconds: number;
+  readonly refreshTokenTtlSeconds: number;
+}
+
+export const OIDC_SCOPES = ['openid', 'profile', 'offline_access'] as const;
+
+/** The claims a configured user's tokens carry (besides sub). */
+export function userClaims(user: DevUser): Record<string, unknown> {
+  return {
+    ...(user.claims ?? {}),
+    ...(user.name === undefined ? {} : { name: user.name }),
+    ...(user.email === undefined ? {} : { email: user.email }),
+    preferred_username: user.sub,
+  };
+}
+
+export function createAuthorizationServer(options: AuthorizationServerOptions): Provider {
+  const users = new Map(options.users.map((u) => [u.sub, u]));
+  const resources = new Set(options.resources);
+  const resourceScope = [...new Set(options.resourceScopes)].join(' ');
+  const provider = new Provider(options.issuer, {
+    jwks: { keys: [options.idp.signingJwk()] },
+    // Session and interaction cookies are signed with a key that lives as long as the process: a
+    // restart signs everybody out, which is what a development server may do.
+    cookies: { keys: [randomBytes(32).toString('base64url')] },
+    routes: { jwks: '/jwks.json' },
+    scopes: [...OIDC_SCOPES, ...options.resourceScopes],
+    claims: {
+      openid: ['sub'],
+      profile: ['name', 'email', 'preferred_username'],
+    },
+    findAccount: (_ctx: unknown, id: string) => {
+      const user = users.get(id);
+      if (user === undefined) return undefined;
+      return { accountId: id, claims: () => ({ sub: id, ...userClaims(user) }) };
+    },
+    interactions: {
+      url: (_ctx: unknown, interaction: { uid: string }) =>
+        `${options.interactionPath}/${interaction.uid}`,
+    },
+    pkce: { required: () => true },
+    // Any refresh token is exchanged once: each refresh answers a new one (OAuth 2.1 §4.3.1 for
+    // public clients), so a stolen refresh token is useless after the legitimate client's next refresh.
+    rotateRefreshToken: true,
+    issueRefreshToken: (_ctx: unknown, client: ProviderClient) =>
+      client.grantTypeAllowed('refresh_token'),
+    clientBasedCORS: () => true,
+    // Development: any client may register (RFC 7591 without an initial access token).
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true },
+      revocation: { enabled: true },
+      clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
+      resourceIndicators: {
+        enabled: true,
+        // A client that names no resource still gets a token for the MCP endpoint (not an opaque one
+        // for the userinfo endpoint), so every token the gateway sees is an audience-bound JWT.
+        defaultResource: (_ctx: unknown, _client: unknown, oneOf?: string[]) =>
+          oneOf ?? options.resources[0],
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx: unknown, resource: string) => {
+          if (!resources.has(resource))
+            throw new errors.InvalidTarget(`${resource} is not a resource of this gateway`);
+          return {
+            audience: resource,
+            scope: resourceScope,
+            accessTokenFormat: 'jwt',
+            accessTokenTTL: options.accessTokenTtlSeconds,
+            jwt: { sign: { alg: 'ES256' } },
+          };
+        },
+      },
+    },
+    // The user's profile claims in the access token too, so the gateway can forward them (the same
+    // claims `toolgate token` puts into the tokens it mints).
+    extraTokenClaims: (_ctx: unknown, token: { accountId?: string; kind?: string }) => {
+      if (token.kind !== 'AccessToken' || token.accountId === undefined) return undefined;
+      const user = users.get(token.accountId);
+      return user === undefined ? undefined : userClaims(user);
+    },
+    ttl: {
+      AccessToken: options.accessTokenTtlSeconds,
+      AuthorizationCode: 60,
+      IdToken: 3600,
+      RefreshToken: options.refreshTokenTtlSeconds,
+      Interaction: 600,
+      Session: 86400,
+      Grant: options.refreshTokenTtlSeconds,
+    },
+  });
+  return provider;
+}

@@ -1,0 +1,87 @@
+// The development sign-in and consent pages: server-rendered HTML, every value escaped, no script. Pure:
+// values in, markup out; the headers that go with them (CSP) come from pageHeaders.
+import type { DevUser } from '../../../config/gateway-auth.js';
+
+export function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+function layout(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#222}
+button{font:inherit;padding:.5rem 1rem;margin:.25rem 0;cursor:pointer}li{margin:.5rem 0}
+.note{color:#666;font-size:.9rem}</style></head>
+<body>${body}</body></html>`;
+}
+
+export interface LoginPageInput {
+  readonly action: string;
+  readonly clientName: string;
+  readonly users: readonly DevUser[];
+}
+
+export function loginPage(input: LoginPageInput): string {
+  const items = input.users
+    .map(
+      (user) =>
+        `<li><button type="submit" name="sub" value="${escapeHtml(user.sub)}">${escapeHtml(
+          user.name ?? user.sub,
+        )}</button> <span class="note">${escapeHtml(user.email ?? user.sub)}</span></li>`,
+    )
+    .join('');
+  return layout(
+    'Sign in — toolgate development',
+    `<h1>Sign in</h1><p><strong>${escapeHtml(input.clientName)}</strong> asks you to sign in to the toolgate gateway.</p>
+<form method="post" action="${escapeHtml(input.action)}"><ul>${items}</ul></form>
+<p class="note">Development identity provider: these are the users of <code>gateway.auth.devIdentityProvider.users</code>; no password is asked.</p>`,
+  );
+}
+
+export interface ConsentPageInput {
+  readonly action: string;
+  readonly clientName: string;
+  readonly user: string;
+  readonly scopes: readonly string[];
+  readonly resources: readonly string[];
+}
+
+export function consentPage(input: ConsentPageInput): string {
+  const scopes = input.scopes.map((s) => `<li><code>${escapeHtml(s)}</code></li>`).join('');
+  const resources = input.resources.map((r) => `<li><code>${escapeHtml(r)}</code></li>`).join('');
+  return layout(
+    'Allow access — toolgate development',
+    `<h1>Allow access?</h1><p>Signed in as <strong>${escapeHtml(input.user)}</strong>.</p>
+<p><strong>${escapeHtml(input.clientName)}</strong> asks to act for you at:</p><ul>${resources}</ul>
+<p>with the scopes:</p><ul>${scopes}</ul>
+<form method="post" action="${escapeHtml(input.action)}">
+<button type="submit" name="decision" value="allow">Allow</button>
+<button type="submit" name="decision" value="deny">Deny</button></form>`,
+  );
+}
+
+/**
+ * Headers for the pages: no script at all, styles inline only, forms post back here, and the redirect
+ * that follows a form may go to the client's redirect URI (form-action covers redirects).
+ */
+export function pageHeaders(redirectUri: string | undefined): Record<string, string> {
+  let target = '';
+  if (redirectUri !== undefined && URL.canParse(redirectUri)) {
+    const url = new URL(redirectUri);
+    if (url.protocol === 'http:' || url.protocol === 'https:') target = ` ${url.origin}`;
+    else target = ` ${url.protocol}`;
+  }
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${target}; frame-ancestors 'none'; base-uri 'none'`,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+  };
+}

@@ -1,0 +1,38 @@
+// Mounts the development identity provider on the gateway: the authorization server (oidc-provider, its
+// discovery and JWKS at the issuer /dev-idp, the RFC 8414 metadata URLs) and the sign-in pages.
+import type { FastifyInstance } from 'fastify';
+import type { FrozenConfig } from '../../../config/schema.js';
+import { DEV_IDP_PATH, type IdentitySettings } from '../settings.js';
+import { createAuthorizationServer } from './authorization-server.js';
+import { createDevIdp } from './idp.js';
+import { devAuthorizationRoutes, INTERACTION_SEGMENT } from './routes-oauth.js';
+
+export async function registerDevIdentityProvider(
+  app: FastifyInstance,
+  config: FrozenConfig,
+  settings: IdentitySettings,
+  /** The scopes tools need (catalogue): access tokens for the gateway may carry them. */
+  toolScopes: readonly string[],
+): Promise<void> {
+  const dev = config.gateway.auth.devIdentityProvider;
+  const idp = await createDevIdp({ dataDir: config.dataDir });
+  const audience = settings.jwt?.issuer === settings.devIdp.issuer ? settings.jwt.audience : undefined;
+  const provider = createAuthorizationServer({
+    issuer: settings.devIdp.issuer,
+    idp,
+    users: dev.users,
+    resources: [...new Set([settings.mcpUrl, ...(audience === undefined ? [] : [audience])])],
+    resourceScopes: toolScopes,
+    interactionPath: `${DEV_IDP_PATH}${INTERACTION_SEGMENT}`,
+    accessTokenTtlSeconds: dev.accessTokenTtlSeconds,
+    refreshTokenTtlSeconds: dev.refreshTokenTtlSeconds,
+  });
+  await app.register(
+    devAuthorizationRoutes({
+      provider,
+      prefix: DEV_IDP_PATH,
+      users: dev.users,
+      autoLogin: dev.autoLogin,
+    }),
+  );
+}
