@@ -61,6 +61,13 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       url: (_ctx: unknown, interaction: { uid: string }) =>
         `${options.interactionPath}/${interaction.uid}`,
     },
+    responseTypes: ['code'],
+    // The one signing key is EC P-256: ID tokens (and userinfo) default to ES256, not RS256.
+    clientDefaults: {
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      id_token_signed_response_alg: 'ES256',
+    },
     pkce: { required: () => true },
     // Any refresh token is exchanged once: each refresh answers a new one (OAuth 2.1 §4.3.1 for
     // public clients), so a stolen refresh token is useless after the legitimate client's next refresh.
