@@ -3,7 +3,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { FrozenConfig } from '../../../config/schema.js';
 import { DEV_IDP_PATH, type IdentitySettings } from '../settings.js';
-import { createAuthorizationServer } from './authorization-server.js';
 import { createDevIdp } from './idp.js';
 import { devAuthorizationRoutes, INTERACTION_SEGMENT } from './routes-oauth.js';
 
@@ -17,6 +16,9 @@ export async function registerDevIdentityProvider(
   const dev = config.gateway.auth.devIdentityProvider;
   const idp = await createDevIdp({ dataDir: config.dataDir });
   const audience = settings.jwt?.issuer === settings.devIdp.issuer ? settings.jwt.audience : undefined;
+  // Loaded only where the development provider runs: oidc-provider warns on import under Node 20
+  // (it supports 22+), and nothing else (keys, token, a production gateway) needs it.
+  const { createAuthorizationServer } = await import('./authorization-server.js');
   const provider = createAuthorizationServer({
     issuer: settings.devIdp.issuer,
     idp,
