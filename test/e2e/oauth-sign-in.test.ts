@@ -10,7 +10,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+} from '@modelcontextprotocol/client';
 import { decodeJwt } from 'jose';
 import { finished, spawnCli, waitForSummary } from '../helpers/process.js';
 import { BrowserlessOAuthProvider } from '../helpers/oauth-client.js';

@@ -102,7 +102,11 @@ export class Admission implements Gatekeeper {
       throw new GatewayError(
         'UNAUTHENTICATED',
         `Tool "${tool.name}" acts on behalf of a user: send a valid user token in the Authorization header (Bearer).`,
-        { reason: 'TOKEN_MISSING', tool: tool.name, ...(needed.length > 0 ? { scope: needed } : {}) },
+        {
+          reason: 'TOKEN_MISSING',
+          tool: tool.name,
+          ...(needed.length > 0 ? { scope: needed } : {}),
+        },
         {
           'WWW-Authenticate': missingTokenChallenge({
             resourceMetadata: this.options.resourceMetadataUrl,

@@ -106,7 +106,9 @@ export function requiredScopesOf(operation: JsonObject, document: JsonObject): s
     const scopes = new Set(
       names.flatMap((name) => {
         const listed = requirement[name];
-        return Array.isArray(listed) ? listed.filter((s): s is string => typeof s === 'string') : [];
+        return Array.isArray(listed)
+          ? listed.filter((s): s is string => typeof s === 'string')
+          : [];
       }),
     );
     common = common === undefined ? scopes : new Set([...common].filter((s) => scopes.has(s)));

@@ -198,7 +198,8 @@ async function handleBatch(
       if (outcome.answer) responses.push(outcome.answer.response);
       continue;
     }
-    if (outcome.headers) headers = outcome.headers;
+    // Merged, so a later message's quota headers keep an earlier refusal's WWW-Authenticate.
+    if (outcome.headers) headers = { ...headers, ...outcome.headers };
     if (!outcome.answer) continue;
     responses.push(outcome.answer.response);
     if (outcome.answer.status === 401 || outcome.answer.status === 403) {

@@ -15,7 +15,8 @@ export async function registerDevIdentityProvider(
 ): Promise<void> {
   const dev = config.gateway.auth.devIdentityProvider;
   const idp = await createDevIdp({ dataDir: config.dataDir });
-  const audience = settings.jwt?.issuer === settings.devIdp.issuer ? settings.jwt.audience : undefined;
+  const audience =
+    settings.jwt?.issuer === settings.devIdp.issuer ? settings.jwt.audience : undefined;
   // Loaded only where the development provider runs: oidc-provider warns on import under Node 20
   // (it supports 22+), and nothing else (keys, token, a production gateway) needs it.
   const { createAuthorizationServer } = await import('./authorization-server.js');

@@ -133,7 +133,11 @@ export function devAuthorizationRoutes(options: DevAuthorizationRoutesOptions): 
     } catch {
       // SessionNotFound: no interaction cookie, or it expired.
     }
-    refuse(reply, 400, 'This sign-in has expired or was started elsewhere. Start again from your client.');
+    refuse(
+      reply,
+      400,
+      'This sign-in has expired or was started elsewhere. Start again from your client.',
+    );
     return null;
   }
 
