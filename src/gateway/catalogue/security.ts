@@ -82,7 +82,8 @@ export function requiredApiKeyHeaders(
 /**
  * The OAuth scopes an operation's requirements name for its OAuth 2 / OpenID Connect schemes. The
  * requirement list is a choice of alternatives, so the tool requires only the scopes every such
- * alternative names (their intersection): a token that satisfies any one alternative is never refused.
+ * alternative names (their intersection; none when an alternative uses no OAuth scheme): a token that
+ * satisfies any one alternative is never refused.
  */
 export function requiredScopesOf(operation: JsonObject, document: JsonObject): string[] {
   const schemes = isPlainObject(document.components)
@@ -102,7 +103,8 @@ export function requiredScopesOf(operation: JsonObject, document: JsonObject): s
   for (const requirement of requirements) {
     if (!isPlainObject(requirement)) continue;
     const names = Object.keys(requirement).filter((name) => oauth.has(name));
-    if (names.length === 0) continue;
+    // An alternative without OAuth (anonymous `{}`, a plain bearer or key) asks for no scope.
+    if (names.length === 0) return [];
     const scopes = new Set(
       names.flatMap((name) => {
         const listed = requirement[name];

@@ -1,0 +1,51 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadConfig, ConfigError } from '../../src/config/load.js';
+
+test('devIdentityProvider defaults: the demo user alice; no autoLogin', () => {
+  const config = loadConfig({ env: {} });
+  const dev = config.gateway.auth.devIdentityProvider;
+  assert.deepEqual(
+    dev.users.map((u) => u.sub),
+    ['alice'],
+  );
+  assert.equal(dev.autoLogin, undefined);
+  assert.deepEqual(config.gateway.auth.scopes, ['openid', 'profile', 'offline_access']);
+});
+
+test('autoLogin (TOOLGATE_DEV_AUTO_LOGIN) names a configured user, in development only', () => {
+  const ok = loadConfig({ env: { TOOLGATE_DEV_AUTO_LOGIN: 'alice' } });
+  assert.equal(ok.gateway.auth.devIdentityProvider.autoLogin, 'alice');
+  assert.throws(
+    () => loadConfig({ env: { TOOLGATE_DEV_AUTO_LOGIN: 'mallory' } }),
+    (error: unknown) =>
+      error instanceof ConfigError &&
+      /gateway\.auth\.devIdentityProvider\.autoLogin: "mallory" is not the sub/.test(error.message),
+  );
+  for (const environment of ['staging', 'production'])
+    assert.throws(
+      () =>
+        loadConfig({
+          env: { TOOLGATE_DEV_AUTO_LOGIN: 'alice', TOOLGATE_ENVIRONMENT: environment },
+        }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.message.includes(
+          `allowed only when environment is development (it is ${environment})`,
+        ),
+    );
+});
+
+test('devIdentityProvider.users: a subject listed twice is refused with its index', () => {
+  assert.throws(
+    () =>
+      loadConfig({
+        env: {},
+        overrides: {
+          gateway: { auth: { devIdentityProvider: { users: [{ sub: 'a' }, { sub: 'a' }] } } },
+        },
+      }),
+    (error: unknown) =>
+      error instanceof ConfigError && error.message.includes('users[1].sub: "a" is listed twice'),
+  );
+});
