@@ -1,6 +1,7 @@
 // Development identity provider for `npm start` and `toolgate token`: an ES256 signing key persisted
 // in <dataDir>/dev-idp-signing-key.json (created with mode 0600 on first start, reused afterwards),
-// an OIDC discovery document, the public JWKS, and token minting. Never meant for production.
+// the public JWKS, and token minting. The authorization server (authorization-server.ts) signs with the
+// same key and serves discovery and the JWKS. Never meant for production.
 import { join } from 'node:path';
 import {
   SignJWT,
@@ -27,21 +28,11 @@ export interface MintTokenInput {
   issuer: string;
 }
 
-export interface DiscoveryDocument {
-  issuer: string;
-  jwks_uri: string;
-  id_token_signing_alg_values_supported: string[];
-  subject_types_supported: string[];
-  response_types_supported: string[];
-  claims_supported: string[];
-}
-
 export interface DevIdp {
   readonly kid: string;
   readonly keyFile: string;
   /** true when the key file was created by this call (first start). */
   readonly created: boolean;
-  discoveryDocument(issuerUrl: string): DiscoveryDocument;
   jwks(): { keys: JWK[] };
   /** The private signing key as a JWK with kid/alg/use, for the development authorization server. */
   signingJwk(): JWK;
@@ -67,16 +58,6 @@ export async function createDevIdp(options: {
     kid,
     keyFile,
     created,
-    discoveryDocument(issuerUrl) {
-      return {
-        issuer: issuerUrl,
-        jwks_uri: `${issuerUrl.replace(/\/+$/, '')}/jwks.json`,
-        id_token_signing_alg_values_supported: [ALG],
-        subject_types_supported: ['public'],
-        response_types_supported: ['id_token'],
-        claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat'],
-      };
-    },
     jwks() {
       return { keys: [{ ...publicJwk, kid, alg: ALG, use: 'sig' }] };
     },

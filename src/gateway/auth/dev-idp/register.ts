@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FrozenConfig } from '../../../config/schema.js';
 import { DEV_IDP_PATH, type IdentitySettings } from '../settings.js';
 import { createDevIdp } from './idp.js';
-import { devAuthorizationRoutes, INTERACTION_SEGMENT } from './routes-oauth.js';
+import { devAuthorizationRoutes, INTERACTION_SEGMENT } from './routes.js';
 
 export async function registerDevIdentityProvider(
   app: FastifyInstance,

@@ -14,7 +14,7 @@ import { createAuthorizationServer } from '../../../../src/gateway/auth/dev-idp/
 import {
   devAuthorizationRoutes,
   INTERACTION_SEGMENT,
-} from '../../../../src/gateway/auth/dev-idp/routes-oauth.js';
+} from '../../../../src/gateway/auth/dev-idp/routes.js';
 
 const ORIGIN = 'http://gw.test';
 const ISSUER = `${ORIGIN}/dev-idp`;

@@ -3,10 +3,15 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { createDevIdp, DEV_IDP_KEY_FILE } from '../../../../src/gateway/auth/dev-idp/idp.js';
-import { devIdpRoutes } from '../../../../src/gateway/auth/dev-idp/routes.js';
+import { createAuthorizationServer } from '../../../../src/gateway/auth/dev-idp/authorization-server.js';
+import {
+  devAuthorizationRoutes,
+  INTERACTION_SEGMENT,
+} from '../../../../src/gateway/auth/dev-idp/routes.js';
 import { createJwtVerifier } from '../../../../src/gateway/auth/jwt/verify.js';
 import { AuthError } from '../../../../src/gateway/auth/jwt/errors.js';
 
@@ -31,28 +36,33 @@ describe('development identity provider', () => {
     assert.equal(second.jwks().keys[0]?.d, undefined, 'the JWKS exposes no private part');
   });
 
-  test('OIDC Discovery §3: the discovery document names the issuer and its jwks_uri', async (t) => {
+  test("Spec Authentication §2: a minted token verifies with createJwtVerifier through the authorization server's discovery and JWKS", async (t) => {
     const dir = await tempDir();
-    t.after(() => rm(dir, { recursive: true, force: true }));
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}/dev-idp`;
     const idp = await createDevIdp({ dataDir: dir });
-    const doc = idp.discoveryDocument('http://127.0.0.1:8080/dev-idp');
-    assert.equal(doc.issuer, 'http://127.0.0.1:8080/dev-idp');
-    assert.equal(doc.jwks_uri, 'http://127.0.0.1:8080/dev-idp/jwks.json');
-    assert.deepEqual(doc.id_token_signing_alg_values_supported, ['ES256']);
-  });
-
-  test('Spec Authentication §2: a minted token verifies with createJwtVerifier against devIdpRoutes served by fastify', async (t) => {
-    const dir = await tempDir();
+    const users = [{ sub: 'alice' }];
+    const provider = createAuthorizationServer({
+      issuer,
+      idp,
+      users,
+      resources: ['http://127.0.0.1:8080/mcp'],
+      resourceScopes: [],
+      interactionPath: `/dev-idp${INTERACTION_SEGMENT}`,
+      accessTokenTtlSeconds: 600,
+      refreshTokenTtlSeconds: 3600,
+    });
     const app = Fastify();
+    await app.register(devAuthorizationRoutes({ provider, prefix: '/dev-idp', users }));
+    await app.ready();
+    server.on('request', (req, res) => app.routing(req, res));
     t.after(async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
       await app.close();
       await rm(dir, { recursive: true, force: true });
     });
-    const idp = await createDevIdp({ dataDir: dir });
-    let issuer = '';
-    await app.register(devIdpRoutes(idp, { issuer: () => issuer }), { prefix: '/dev-idp' });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    issuer = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/dev-idp`;
     const audience = 'http://127.0.0.1:8080/mcp';
     const verifier = createJwtVerifier({ issuer, audience });
     const token = await idp.mintToken({
@@ -74,24 +84,5 @@ describe('development identity provider', () => {
       verifier.verify(await other.mintToken({ sub: 'eve', audience, issuer })),
       (err: unknown) => err instanceof AuthError && err.code === 'KEY_NOT_FOUND',
     );
-  });
-
-  test('Decision jwt/dev-idp: without an issuer option the routes derive it from the request', async (t) => {
-    const dir = await tempDir();
-    const app = Fastify();
-    t.after(async () => {
-      await app.close();
-      await rm(dir, { recursive: true, force: true });
-    });
-    const idp = await createDevIdp({ dataDir: dir });
-    await app.register(devIdpRoutes(idp));
-    const res = await app.inject({
-      url: '/.well-known/openid-configuration',
-      headers: { host: 'localhost:9000' },
-    });
-    assert.equal(res.statusCode, 200);
-    assert.equal(res.json<{ issuer: string }>().issuer, 'http://localhost:9000');
-    const jwks = await app.inject({ url: '/jwks.json' });
-    assert.deepEqual(jwks.json(), idp.jwks());
   });
 });
