@@ -4,11 +4,12 @@
 // metadata documents, resource indicators (RFC 8707) limited to the gateway's own MCP resource, and JWT
 // access tokens signed with the development identity provider's persisted key, so the gateway verifies
 // them exactly like `toolgate token` tokens and those of any other provider (discovery → JWKS → iss/aud).
-// State (clients, grants, sessions) lives in oidc-provider's in-memory adapter: development only.
+// State (clients, grants, sessions) lives in memory (memory-adapter.ts): development only.
 import { randomBytes } from 'node:crypto';
 import Provider, { errors, type ProviderClient } from 'oidc-provider';
 import type { DevUser } from '../../../config/gateway-auth.js';
 import type { DevIdp } from './idp.js';
+import { createMemoryStore, memoryAdapter } from './memory-adapter.js';
 
 export interface AuthorizationServerOptions {
   /** `<gateway>/dev-idp`: the issuer of every token, the same as the dev IdP's. */
@@ -43,6 +44,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   const resourceScope = [...new Set(options.resourceScopes)].join(' ');
   const provider = new Provider(options.issuer, {
     jwks: { keys: [options.idp.signingJwk()] },
+    adapter: memoryAdapter(createMemoryStore()),
     // Session and interaction cookies are signed with a key that lives as long as the process: a
     // restart signs everybody out, which is what a development server may do.
     cookies: { keys: [randomBytes(32).toString('base64url')] },
