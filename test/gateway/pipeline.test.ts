@@ -136,7 +136,7 @@ describe('gateway pipeline', () => {
       assert.equal(response.json().error.code, -31001);
       assert.equal(
         response.headers['www-authenticate'],
-        'Bearer scope="openid profile offline_access", resource_metadata="http://127.0.0.1:8080/.well-known/oauth-protected-resource/mcp"',
+        'Bearer resource_metadata="http://127.0.0.1:8080/.well-known/oauth-protected-resource/mcp", scope="openid profile offline_access"',
       );
       const expired = await call(
         built.app,

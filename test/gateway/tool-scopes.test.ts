@@ -114,7 +114,7 @@ describe('per-tool scopes', () => {
     assert.equal(response.statusCode, 401);
     assert.equal(
       response.headers['www-authenticate'],
-      `Bearer scope="openid offline_access accounts:read", resource_metadata="${METADATA}"`,
+      `Bearer resource_metadata="${METADATA}", scope="openid offline_access accounts:read"`,
     );
   });
 

@@ -25,10 +25,10 @@ export interface ChallengeOptions {
 
 function trailing(options: ChallengeOptions): string[] {
   const params: string[] = [];
-  if (options.scope !== undefined && options.scope.length > 0)
-    params.push(`scope=${quote(options.scope.join(' '))}`);
   if (options.resourceMetadata !== undefined)
     params.push(`resource_metadata=${quote(options.resourceMetadata)}`);
+  if (options.scope !== undefined && options.scope.length > 0)
+    params.push(`scope=${quote(options.scope.join(' '))}`);
   return params;
 }
 

@@ -22,11 +22,11 @@ test('missingScopes keeps the required order and drops granted ones', () => {
 test('RFC 6750 §3: scope in challenges; insufficient_scope with a quoted description', () => {
   assert.equal(
     missingTokenChallenge({ resourceMetadata: 'https://g/m', scope: ['openid', 'a:b'] }),
-    'Bearer scope="openid a:b", resource_metadata="https://g/m"',
+    'Bearer resource_metadata="https://g/m", scope="openid a:b"',
   );
   assert.equal(missingTokenChallenge({ scope: [] }), 'Bearer');
   assert.equal(
     insufficientScopeChallenge('needs "a"', { scope: ['a'], resourceMetadata: 'https://g/m' }),
-    `Bearer error="insufficient_scope", error_description="needs 'a'", scope="a", resource_metadata="https://g/m"`,
+    `Bearer error="insufficient_scope", error_description="needs 'a'", resource_metadata="https://g/m", scope="a"`,
   );
 });
