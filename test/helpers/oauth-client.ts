@@ -6,6 +6,7 @@
 import type {
   OAuthClientMetadata,
   OAuthClientProvider,
+  OAuthDiscoveryState,
   StoredOAuthClientInformation,
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
@@ -21,7 +22,7 @@ export class BrowserlessOAuthProvider implements OAuthClientProvider {
   /** Every token set saved (the first from the code, later ones from refreshes). */
   readonly saved: StoredOAuthTokens[] = [];
   callback: URLSearchParams | undefined;
-  private discovery: unknown;
+  private discovery: OAuthDiscoveryState | undefined;
 
   get redirectUrl(): string {
     return REDIRECT_URI;
@@ -56,11 +57,11 @@ export class BrowserlessOAuthProvider implements OAuthClientProvider {
   codeVerifier(): string {
     return this.verifier;
   }
-  saveDiscoveryState(state: unknown): void {
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
     this.discovery = state;
   }
-  discoveryState(): never {
-    return this.discovery as never;
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.discovery;
   }
 
   async redirectToAuthorization(url: URL): Promise<void> {
