@@ -70,8 +70,15 @@ export class BrowserlessOAuthProvider implements OAuthClientProvider {
   }
 }
 
-/** GETs `start` and follows redirects (keeping cookies) until one points at `redirectUri`. */
-export async function followToCallback(start: URL, redirectUri: string): Promise<URLSearchParams> {
+/**
+ * GETs `start` and follows redirects (keeping cookies) until one points at `redirectUri`; with `visit`,
+ * also requests that URL, as a browser would (a client's loopback callback listener receives it).
+ */
+export async function followToCallback(
+  start: URL,
+  redirectUri: string,
+  options: { visit?: boolean } = {},
+): Promise<URLSearchParams> {
   const jar = new Map<string, string>();
   let next = start;
   for (let hop = 0; hop < 10; hop += 1) {
@@ -91,7 +98,10 @@ export async function followToCallback(start: URL, redirectUri: string): Promise
         `the authorization server answered ${response.status} at ${next.href}: ${(await response.text()).slice(0, 300)}`,
       );
     next = new URL(location, next);
-    if (next.href.startsWith(redirectUri)) return next.searchParams;
+    if (next.href.startsWith(redirectUri)) {
+      if (options.visit === true) await (await fetch(next)).arrayBuffer();
+      return next.searchParams;
+    }
   }
   throw new Error('too many redirects before the redirect URI');
 }
