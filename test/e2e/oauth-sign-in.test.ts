@@ -54,8 +54,10 @@ before(async () => {
   child = spawnCli(['start', '--json'], env);
   const summary = (await waitForSummary(child)) as unknown as {
     clientConfig: { mcpServers: { toolgate: Printed } };
+    authorizationServer: string;
   };
   printed = summary.clientConfig.mcpServers.toolgate;
+  assert.equal(summary.authorizationServer, new URL('/dev-idp', printed.url).href);
 });
 
 after(async () => {

@@ -137,6 +137,9 @@ function printSummary(
     summary.sampleUser = access.sampleUser;
     summary.sampleToken = access.sampleToken;
     summary.clientConfig = mcpServersBlock(access);
+    // The development authorization server MCP clients sign in with (it exists whenever a token could be minted).
+    if (access.sampleToken !== null && urls.gateway)
+      summary.authorizationServer = `${urls.gateway}/dev-idp`;
   }
   if (json) {
     context.stderr.write(`${JSON.stringify(summary)}\n`);
@@ -159,6 +162,12 @@ function printSummary(
       JSON.stringify(mcpServersBlock(access), null, 2),
       '',
     );
+    if (summary.authorizationServer !== undefined)
+      lines.push(
+        `Or leave out Authorization: the client signs you in at ${String(summary.authorizationServer)}`,
+        '  (README, "Sign in from Claude Desktop or VS Code").',
+        '',
+      );
   }
   lines.push('Press Ctrl+C to stop.', '');
   context.stderr.write(lines.join('\n'));
