@@ -38,13 +38,27 @@ export function userClaims(user: DevUser): Record<string, unknown> {
   };
 }
 
+/**
+ * A registered client's `scope` would limit every later request to the scopes it registered with (MCP
+ * clients register with the scopes of their first challenge), and a step-up to a tool scope would fail with
+ * invalid_scope. In development any client may ask for any scope this server knows; consent still decides.
+ */
+function withoutClientScope(
+  model: string,
+  payload: Record<string, unknown>,
+): Record<string, unknown> {
+  if (model !== 'Client') return payload;
+  const { scope: _registered, ...rest } = payload;
+  return rest;
+}
+
 export function createAuthorizationServer(options: AuthorizationServerOptions): Provider {
   const users = new Map(options.users.map((u) => [u.sub, u]));
   const resources = new Set(options.resources);
   const resourceScope = [...new Set(options.resourceScopes)].join(' ');
   const provider = new Provider(options.issuer, {
     jwks: { keys: [options.idp.signingJwk()] },
-    adapter: memoryAdapter(createMemoryStore()),
+    adapter: memoryAdapter(createMemoryStore(), withoutClientScope),
     // Session and interaction cookies are signed with a key that lives as long as the process: a
     // restart signs everybody out, which is what a development server may do.
     cookies: { keys: [randomBytes(32).toString('base64url')] },

@@ -18,8 +18,17 @@ export function createMemoryStore(now: () => number = Date.now): MemoryStore {
   return { entries: new Map(), now };
 }
 
+/** Rewrites a model's payload before it is stored (per model name). */
+export type StoreFilter = (
+  model: string,
+  payload: Record<string, unknown>,
+) => Record<string, unknown>;
+
 /** An adapter class for oidc-provider's `adapter` option, bound to one store. */
-export function memoryAdapter(store: MemoryStore) {
+export function memoryAdapter(
+  store: MemoryStore,
+  filter: StoreFilter = (_model, payload) => payload,
+) {
   return class MemoryAdapter {
     constructor(private readonly model: string) {}
 
@@ -39,7 +48,7 @@ export function memoryAdapter(store: MemoryStore) {
 
     async upsert(id: string, payload: Record<string, unknown>, expiresIn?: number): Promise<void> {
       const expiresAt = expiresIn === undefined ? undefined : store.now() + expiresIn * 1000;
-      store.entries.set(this.key(id), { payload: { ...payload }, expiresAt });
+      store.entries.set(this.key(id), { payload: filter(this.model, { ...payload }), expiresAt });
       for (const [name, value] of [
         ['grant', payload.grantId],
         ['uid', payload.uid],
