@@ -9,6 +9,7 @@ import type { AdminExtension } from '../../../src/gateway/admin/extensions.js';
 import { actorOf } from '../../../src/gateway/admin/http/module.js';
 import { openSqlite } from '../../../src/shared/db/sqlite.js';
 import { migrateGatewayDatabase } from '../../../src/gateway/storage/database.js';
+import { openAdminServices } from '../../../src/gateway/admin/services.js';
 import { testConfig } from './support.js';
 
 test('an extension contributes routes, paths, a portal and the verifier, and is closed with the app', async () => {
@@ -49,11 +50,7 @@ test('an extension contributes routes, paths, a portal and the verifier, and is 
     extensions: [extension],
   });
   try {
-    const { token } = await (
-      await import('../../../src/gateway/admin/services.js')
-    )
-      .openAdminServices(db, config)
-      .bootstrapTokens.rotate();
+    const { token } = await openAdminServices(db, config).bootstrapTokens.rotate();
     const probe = await app.inject({
       url: '/admin/api/v1/probe',
       headers: { authorization: `Bearer ${token}` },
