@@ -199,6 +199,7 @@ for (const target of DATABASE_TARGETS) {
       );
       const [subscriptionId] = (await services.accessRequests.get(ALICE, request.id))
         .subscriptionIds;
+      assert.ok(subscriptionId);
       assert.equal(
         (await services.subscriptions.keys(subscriptionId)).length,
         2,
