@@ -59,6 +59,9 @@ export const ENVIRONMENT_OVERRIDES: readonly Override[] = [
     paths: [['gateway', 'auth', 'devIdentityProvider', 'autoLogin']],
     kind: 'string',
   },
+  { variable: 'TOOLGATE_ADMIN_HOST', paths: [['admin', 'host']], kind: 'string' },
+  { variable: 'TOOLGATE_ADMIN_PORT', paths: [['admin', 'port']], kind: 'port' },
+  { variable: 'TOOLGATE_ADMIN_TOKEN', paths: [['admin', 'bootstrapToken']], kind: 'string' },
 ];
 
 export function applyEnvironment(
