@@ -40,6 +40,9 @@ import { createRateLimiter, type RateLimiter } from './ratelimit/limiter.js';
 import { ApprovalRepository } from './storage/approvals.js';
 import { BackendClient } from './upstream/backend-client.js';
 import type { IdentityForwarder } from './upstream/identity.js';
+import { meteredGatekeeper } from './usage/metered-gatekeeper.js';
+import { UsageRecorder } from './usage/recorder.js';
+import { UsageStore } from './usage/store.js';
 
 export const GATEWAY_JWKS_PATH = '/.well-known/jwks.json';
 
@@ -120,6 +123,16 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       closers.push(() => watch.close());
     }
 
+    const usage = gateway.usage.enabled ? usageRecorder(stores.db, logger) : undefined;
+    if (usage) {
+      usage.start(gateway.usage.flushMs);
+      closers.push(() => usage.close());
+    }
+    // Quota refusals counted where admission refuses them (usage/metered-gatekeeper.ts).
+    const gate = usage
+      ? meteredGatekeeper(gatekeeper, usage, (name) => directory.catalogue.byName.has(name))
+      : gatekeeper;
+
     const clients = new Map(gateway.backends.map((b) => [b.name, new BackendClient(b)]));
     closers.push(() => Promise.all([...clients.values()].map((c) => c.destroy())));
     const signer = await loadAssertionSigner(config);
@@ -127,7 +140,8 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       directory,
       validator: new ArgumentValidator(),
       clients,
-      gatekeeper,
+      gatekeeper: gate,
+      usage,
       identity: identityForwarder(config, settings, signer),
       pageSize: gateway.mcp.pageSize,
       schemaView: gateway.mcp.schemaView,
@@ -164,7 +178,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
         instructions: gateway.mcp.instructions,
         listTtlMs: gateway.mcp.approvalRefreshMs,
       }),
-      gatekeeper,
+      gatekeeper: gate,
       allowedOrigins: gateway.mcp.allowedOrigins,
       allowLoopbackOrigins: gateway.mcp.allowLoopbackOrigins,
       maxBatchSize: gateway.mcp.maxBatchSize,
@@ -261,6 +275,18 @@ function catalogueReloader(
     reloaded: (generation, catalogue) =>
       logger.info({ generation, tools: catalogue.tools.length }, 'catalogue reloaded'),
   };
+}
+
+/** Usage counters per subscription, tool and minute, flushed to the gateway database. */
+function usageRecorder(db: Database, logger: Logger): UsageRecorder {
+  return new UsageRecorder({
+    store: new UsageStore(db),
+    onError: (error) =>
+      logger.warn(
+        { reason: error instanceof Error ? error.message : String(error) },
+        'usage flush failed: the counts are kept for the next flush',
+      ),
+  });
 }
 
 /** The headers each backend gets about the caller, per its `identity` configuration. */
