@@ -28,6 +28,8 @@ import { ToolDirectory, configApprovals, type CatalogueReloader } from './catalo
 import { watchDocuments } from './catalogue/watch.js';
 import { CatalogueGenerationRepository } from './storage/catalogue-generation.js';
 import { loadCatalogue } from './catalogue/load.js';
+import { applyToolSettings } from './catalogue/tool-settings.js';
+import { ToolSettingsRepository } from './storage/tool-settings.js';
 import type { Catalogue } from './catalogue/types.js';
 import { identityHeaders } from './forwarding/identity.js';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics.js';
@@ -104,18 +106,23 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     // far past the grace period), so the pools are destroyed instead (see clients below).
     app.addHook('onClose', closeAll);
 
-    const catalogue = options.catalogue ?? (await loadCatalogue(gateway.backends));
-    for (const warning of catalogue.warnings) logger.warn({ catalogue: warning }, 'catalogue');
     const generations = new CatalogueGenerationRepository(stores.db);
+    const configured = options.catalogue
+      ? {
+          catalogue: options.catalogue,
+          configApproved: configApprovals(options.catalogue, gateway.backends),
+        }
+      : await configuredCatalogue(config, logger, stores.db);
+    const catalogue = configured.catalogue;
     const directory = new ToolDirectory(
       catalogue,
-      configApprovals(catalogue, gateway.backends),
+      configured.configApproved,
       new ApprovalRepository(stores.db),
       gateway.mcp.approvalRefreshMs,
       Date.now,
       // A catalogue given by the caller (tests, benchmarks) is fixed; one built from configuration is
       // rebuilt when an operator asks (toolgate tools reload, or the document watch below).
-      options.catalogue ? undefined : catalogueReloader(config, logger, generations),
+      options.catalogue ? undefined : catalogueReloader(config, logger, stores.db, generations),
     );
     await directory.refresh(true);
     if (gateway.mcp.watchDocuments && !options.catalogue) {
@@ -257,16 +264,12 @@ async function rateLimiter(
 function catalogueReloader(
   config: FrozenConfig,
   logger: Logger,
+  db: Database,
   generations: CatalogueGenerationRepository,
 ): CatalogueReloader {
-  const backends = config.gateway.backends;
   return {
     generation: () => generations.current(),
-    load: async () => {
-      const catalogue = await loadCatalogue(backends);
-      for (const warning of catalogue.warnings) logger.warn({ catalogue: warning }, 'catalogue');
-      return { catalogue, configApproved: configApprovals(catalogue, backends) };
-    },
+    load: () => configuredCatalogue(config, logger, db),
     failed: (generation, error) =>
       logger.error(
         { generation, reason: error instanceof Error ? error.message : String(error) },
@@ -275,6 +278,37 @@ function catalogueReloader(
     reloaded: (generation, catalogue) =>
       logger.info({ generation, tools: catalogue.tools.length }, 'catalogue reloaded'),
   };
+}
+
+/**
+ * The catalogue from the backends' documents and configuration overrides, with the tool settings stored by
+ * the admin API over them (catalogue/tool-settings.ts); the tools configuration approves, by their names
+ * after those settings. Settings that no longer apply (a document changed under them) are logged and left
+ * out rather than keeping the gateway from starting.
+ */
+async function configuredCatalogue(
+  config: FrozenConfig,
+  logger: Logger,
+  db: Database,
+): Promise<{ catalogue: Catalogue; configApproved: ReadonlySet<string> }> {
+  const backends = config.gateway.backends;
+  const base = await loadCatalogue(backends);
+  for (const warning of base.warnings) logger.warn({ catalogue: warning }, 'catalogue');
+  const approved = configApprovals(base, backends);
+  try {
+    const settled = applyToolSettings(base, await new ToolSettingsRepository(db).load());
+    const configApproved = new Set<string>();
+    for (const tool of settled.catalogue.tools)
+      if (approved.has(settled.configuredName.get(tool.name) ?? tool.name))
+        configApproved.add(tool.name);
+    return { catalogue: settled.catalogue, configApproved };
+  } catch (error) {
+    logger.error(
+      { reason: error instanceof Error ? error.message : String(error) },
+      'stored tool settings cannot be applied: serving the catalogue without them',
+    );
+    return { catalogue: base, configApproved: approved };
+  }
 }
 
 /** Usage counters per subscription, tool and minute, flushed to the gateway database. */
