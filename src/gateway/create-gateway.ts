@@ -16,7 +16,8 @@ import type { Gatekeeper } from './admission/gatekeeper.js';
 import { loadAssertionSigner } from './auth/assertion/gateway-signer.js';
 import { createDevIdp } from './auth/dev-idp/idp.js';
 import { devIdpRoutes } from './auth/dev-idp/routes.js';
-import { createJwtVerifier, type JwtVerifier } from './auth/jwt/verify.js';
+import { LiveIdentityProvider } from './auth/live-identity.js';
+import { PRODUCTION_MAX_TOKEN_LIFETIME_SECONDS } from '../config/gateway-jwt.js';
 import {
   buildProtectedResourceMetadata,
   protectedResourceMetadataUrls,
@@ -77,9 +78,11 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       ? createGatewayMetrics(gateway.metrics.path, gateway.mcp.path)
       : undefined;
     if (metrics) closers.push(() => metrics.close());
+    const identity = await liveIdentity(config, logger, stores.db, settings);
+    closers.push(() => identity.close());
     const gatekeeper =
       options.gatekeeper ??
-      (await configuredGatekeeper(config, logger, stores.db, settings, metrics, closers));
+      (await configuredGatekeeper(config, logger, stores.db, settings, identity, metrics, closers));
 
     const readiness: ReadinessCheck[] = [{ name: 'database', check: () => stores.db.ping() }];
     const redis = stores.redis;
@@ -149,7 +152,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       clients,
       gatekeeper: gate,
       usage,
-      identity: identityForwarder(config, settings, signer),
+      identity: identityForwarder(config, settings, identity, signer),
       pageSize: gateway.mcp.pageSize,
       schemaView: gateway.mcp.schemaView,
       hidden: gateway.backends.flatMap((b) => {
@@ -160,12 +163,14 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
 
     await app.register(async (scope) => {
       const metadata = protectedResourceMetadataUrls(settings.mcpUrl);
-      const document = buildProtectedResourceMetadata({
-        resource: settings.mcpUrl,
-        issuer: settings.jwt?.issuer ?? settings.baseUrl,
-        resourceName: 'toolgate MCP gateway',
-      });
-      for (const route of metadata.routes) scope.get(route, async () => document);
+      // Built per request: the issuer follows the identity-provider settings in force.
+      const document = () =>
+        buildProtectedResourceMetadata({
+          resource: settings.mcpUrl,
+          issuer: identity.config?.issuer ?? settings.baseUrl,
+          resourceName: 'toolgate MCP gateway',
+        });
+      for (const route of metadata.routes) scope.get(route, async () => document());
       if (signer) scope.get(GATEWAY_JWKS_PATH, async () => signer.publicJwks());
     });
     if (metrics) {
@@ -207,6 +212,7 @@ async function configuredGatekeeper(
   logger: Logger,
   db: Database,
   settings: IdentitySettings,
+  identity: LiveIdentityProvider,
   metrics: GatewayMetrics | undefined,
   closers: (() => unknown)[],
 ): Promise<Gatekeeper> {
@@ -220,19 +226,16 @@ async function configuredGatekeeper(
       ipv6PrefixLength: config.gateway.rateLimit.ipv6PrefixLength,
     },
   );
-  let verifier: JwtVerifier | null = null;
-  if (settings.jwt === null)
+  if (identity.jwt === null)
     logger.warn('no identity provider configured (gateway.auth.jwt): every caller is anonymous');
-  else {
-    const created = createJwtVerifier(settings.jwt);
-    closers.push(() => created.close());
-    verifier = created;
-  }
   const limiter = await rateLimiter(config, logger, metrics);
   closers.push(() => limiter.close());
   return new Admission({
     keys,
-    jwt: settings.jwt === null || verifier === null ? null : { mode: settings.jwt.mode, verifier },
+    // Read per request: the mode and verifier in force (swapped when new settings are stored).
+    get jwt() {
+      return identity.jwt;
+    },
     limiter,
     allowQueryKey: auth.subscriptionKeys.allowQueryParameter,
     resourceMetadataUrl: protectedResourceMetadataUrls(settings.mcpUrl).pathSuffixed,
@@ -311,6 +314,26 @@ async function configuredCatalogue(
   }
 }
 
+/** The user-JWT settings in force: the configuration's, replaced by versions stored by the admin API. */
+async function liveIdentity(
+  config: FrozenConfig,
+  logger: Logger,
+  db: Database,
+  settings: IdentitySettings,
+): Promise<LiveIdentityProvider> {
+  const identity = new LiveIdentityProvider({
+    db,
+    configured: settings.jwt,
+    file: config.gateway.auth.jwt,
+    defaultMaxTokenLifetimeSeconds:
+      config.environment === 'production' ? PRODUCTION_MAX_TOKEN_LIFETIME_SECONDS : undefined,
+    refreshMs: config.gateway.auth.settingsRefreshMs,
+    logger,
+  });
+  await identity.start();
+  return identity;
+}
+
 /** Usage counters per subscription, tool and minute, flushed to the gateway database. */
 function usageRecorder(db: Database, logger: Logger): UsageRecorder {
   return new UsageRecorder({
@@ -327,13 +350,15 @@ function usageRecorder(db: Database, logger: Logger): UsageRecorder {
 function identityForwarder(
   config: FrozenConfig,
   settings: IdentitySettings,
+  identity: LiveIdentityProvider,
   signer: Awaited<ReturnType<typeof loadAssertionSigner>>,
 ): IdentityForwarder {
   const backends = new Map(config.gateway.backends.map((b) => [b.name, b]));
-  const forwardClaims = settings.jwt?.forwardClaims ?? {};
   return async (caller, tool) => {
     const backend = backends.get(tool.backend);
     if (!backend) return {};
+    // The forwarded claims of the identity-provider settings in force.
+    const forwardClaims = identity.config?.forwardClaims ?? {};
     return identityHeaders(caller, {
       // Claims configured for all backends (gateway.auth.jwt.forwardClaims), then the backend's own.
       config: { ...backend.identity, claims: { ...forwardClaims, ...backend.identity.claims } },

@@ -320,8 +320,7 @@ function fieldOf(message: string): string {
 
 /** `loadCatalogue` for a ToolSettingsService of the configured backends (the admin listener's). */
 export function configuredToolCatalogue(
-  backends: Parameters<typeof loadCatalogue>[0] &
-    Parameters<typeof configApprovals>[1],
+  backends: Parameters<typeof loadCatalogue>[0] & Parameters<typeof configApprovals>[1],
 ): () => Promise<ConfiguredCatalogue> {
   return async () => {
     const catalogue = await loadCatalogue(backends);
