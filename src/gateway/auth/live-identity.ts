@@ -104,10 +104,11 @@ export class LiveIdentityProvider {
       if (latest > 0) {
         const stored = await this.store.get(latest);
         if (!stored) return;
-        config = resolveJwtConfig(
-          jwtInputOf(stored.settings, this.options.file),
-          this.options.defaultMaxTokenLifetimeSeconds,
-        );
+        if (stored.settings !== null)
+          config = resolveJwtConfig(
+            jwtInputOf(stored.settings, this.options.file),
+            this.options.defaultMaxTokenLifetimeSeconds,
+          );
       }
       this.swap({ version: latest, config, jwt: this.build(config) });
       this.options.logger.info(

@@ -59,10 +59,20 @@ export class IdentityProviderService {
   async current(actor: Actor): Promise<CurrentIdpSettings> {
     requireAdmin(actor);
     const stored = await this.store.current();
-    if (stored) return { source: 'stored', ...shown(stored) };
+    if (stored && stored.settings !== null)
+      return { source: 'stored', ...stored, settings: masked(stored.settings) };
     const configured = this.deps.configured;
-    if (configured) return { source: 'configuration', settings: masked(settingsOf(configured)) };
-    return { source: 'none' };
+    const version = stored
+      ? {
+          version: stored.version,
+          createdAt: stored.createdAt,
+          createdBy: stored.createdBy,
+          revertedFrom: stored.revertedFrom,
+        }
+      : {};
+    if (configured)
+      return { source: 'configuration', ...version, settings: masked(settingsOf(configured)) };
+    return { source: 'none', ...version };
   }
 
   async versions(actor: Actor): Promise<IdpSettingsVersion[]> {
@@ -114,15 +124,18 @@ export class IdentityProviderService {
     requireAdmin(actor);
     return this.deps.db.transaction(async (tx) => {
       const current = await this.store.current(tx);
-      const previous =
-        current === undefined ? undefined : await this.store.get(current.version - 1, tx);
-      if (current === undefined || previous === undefined)
+      if (current === undefined)
         throw new AdminError(
           'IDP_NO_PREVIOUS_VERSION',
-          current === undefined
-            ? 'Nothing to revert: no identity-provider settings were saved through the admin API.'
-            : 'Nothing to revert to: the current version is the first one saved.',
+          'Nothing to revert: no identity-provider settings were saved through the admin API.',
         );
+      // Before the first stored version came the configuration's settings ("version 0").
+      const previous =
+        current.version === 1
+          ? { version: 0, settings: null }
+          : await this.store.get(current.version - 1, tx);
+      if (previous === undefined)
+        throw new AdminError('IDP_NO_PREVIOUS_VERSION', 'The previous version is missing.');
       const saved = await this.store.append(
         tx,
         previous.settings,
@@ -171,8 +184,8 @@ function shown(version: IdpSettingsVersion): IdpSettingsVersion {
 }
 
 /** Symmetric key material (`k` of an "oct" JWK) never leaves the database: shown and audited masked. */
-export function masked(settings: IdpSettings): IdpSettings {
-  if (!settings.jwks) return settings;
+export function masked<S extends IdpSettings | null>(settings: S): S {
+  if (settings === null || !settings.jwks) return settings;
   return {
     ...settings,
     jwks: {
@@ -180,5 +193,5 @@ export function masked(settings: IdpSettings): IdpSettings {
         typeof key.k === 'string' ? { ...key, k: maskSecret(key.k) } : key,
       ),
     },
-  };
+  } as S;
 }

@@ -6,7 +6,8 @@ import type { IdpSettings } from './settings.js';
 
 export interface IdpSettingsVersion {
   readonly version: number;
-  readonly settings: IdpSettings;
+  /** null: back to the configuration's settings (a revert of the first stored version). */
+  readonly settings: IdpSettings | null;
   readonly createdAt: string;
   readonly createdBy: string;
   /** The version this one copies, when it was made by a revert. */
@@ -61,7 +62,7 @@ export class IdpSettingsRepository {
   /** Adds the next version inside `tx`; returns it. */
   async append(
     tx: SqlExecutor,
-    settings: IdpSettings,
+    settings: IdpSettings | null,
     by: string,
     at: Date,
     revertedFrom?: number,
@@ -87,7 +88,7 @@ export class IdpSettingsRepository {
 function fromRow(row: Row): IdpSettingsVersion {
   return {
     version: Number(row.version),
-    settings: JSON.parse(row.settings) as IdpSettings,
+    settings: JSON.parse(row.settings) as IdpSettings | null,
     createdAt: row.created_at,
     createdBy: row.created_by,
     ...(row.reverted_from === null ? {} : { revertedFrom: Number(row.reverted_from) }),
