@@ -20,8 +20,9 @@ import { CatalogueGenerationRepository, bumpGeneration } from '../storage/catalo
 import { ToolSettingsRepository } from '../storage/tool-settings.js';
 import type { Actor } from './actor.js';
 import type { AuditSink } from './audit-sink.js';
-import { AdminError } from './errors.js';
-import { inputCheck, stringEnum } from './validate-input.js';
+import { AdminError, requireAdmin } from './errors.js';
+import { validated } from './http/validate.js';
+import { stringEnum } from './validate-input.js';
 
 /** Security classes as the admin API names them. */
 export type ApiSecurityClass = 'public' | 'user' | 'optional';
@@ -78,8 +79,6 @@ export const ToolPatchSchema = Type.Object(
 
 /** A change to one tool: absent = unchanged, null = back to the document's (or configuration's) value. */
 export type ToolPatch = Static<typeof ToolPatchSchema>;
-
-export const checkToolPatch = inputCheck(ToolPatchSchema);
 
 export interface AdminTool {
   readonly name: string;
@@ -154,9 +153,8 @@ export class ToolSettingsService {
 
   /** Applies a change to one tool (admins only); returns the tool as every replica will serve it. */
   async update(actor: Actor, name: string, input: unknown): Promise<AdminTool> {
-    if (actor.role !== 'admin' && actor.role !== 'system')
-      throw new AdminError('FORBIDDEN', 'Only an admin can change the tool catalogue.');
-    const patch = checkToolPatch(input);
+    requireAdmin(actor);
+    const patch = validated(ToolPatchSchema, input);
     const before = await this.get(name);
     const configured = await this.configured();
     const now = this.deps.now?.() ?? new Date();

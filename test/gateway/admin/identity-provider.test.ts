@@ -283,7 +283,7 @@ describe('identity-provider validation against a real OpenID provider', () => {
         e instanceof AdminError &&
         e.code === 'IDP_SETTINGS_INVALID' &&
         e.status === 422 &&
-        e.errors[0]?.field === 'sampleToken',
+        e.fields[0]?.field === 'sampleToken',
     );
     assert.deepEqual(await service.versions(ADMIN), []);
     await assert.rejects(

@@ -156,18 +156,18 @@ describe('tool settings on two replicas', () => {
       (e: unknown) =>
         e instanceof AdminError &&
         e.code === 'TOOL_SETTINGS_INVALID' &&
-        e.errors[0]?.field === 'hidden.nonexistent',
+        e.fields[0]?.field === 'hidden.nonexistent',
     );
     await assert.rejects(
       service.update(ADMIN, 'getPayment', { name: 'cancelPayment' }),
-      (e: unknown) => e instanceof AdminError && e.errors[0]?.field === 'name',
+      (e: unknown) => e instanceof AdminError && e.fields[0]?.field === 'name',
     );
     await assert.rejects(
       service.update(ADMIN, 'getPayment', { securityClass: 'everyone', colour: 'red' }),
       (e: unknown) =>
         e instanceof AdminError &&
         e.code === 'VALIDATION_FAILED' &&
-        e.errors
+        e.fields
           .map((p) => p.field)
           .sort()
           .join() === 'colour,securityClass',

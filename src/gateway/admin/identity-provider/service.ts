@@ -11,8 +11,8 @@ import { maskSecret } from '../../../shared/log/mask.js';
 import type { FetchFn } from '../../auth/jwt/fetch-json.js';
 import type { Actor } from '../actor.js';
 import type { AuditSink } from '../audit-sink.js';
-import { AdminError } from '../errors.js';
-import { inputCheck } from '../validate-input.js';
+import { AdminError, requireAdmin } from '../errors.js';
+import { validated } from '../http/validate.js';
 import { settingsOf, type IdpSettings } from './settings.js';
 import { IdpSettingsRepository, type IdpSettingsVersion } from './store.js';
 import { validateIdpSettings, type IdpValidationReport } from './validate.js';
@@ -24,7 +24,7 @@ export const IdpRequestSchema = Type.Object(
   },
   { additionalProperties: false },
 );
-const checkRequest = inputCheck(IdpRequestSchema);
+const checkRequest = (body: unknown) => validated(IdpRequestSchema, body);
 
 export interface CurrentIdpSettings {
   /** `stored`: a version saved through the admin API; `configuration`: the file's (or the development
@@ -97,7 +97,6 @@ export class IdentityProviderService {
         'IDP_SETTINGS_INVALID',
         'The identity-provider settings were not saved: fix the problems listed.',
         report.problems,
-        { report },
       );
     return this.deps.db.transaction(async (tx) => {
       const before = await this.store.current(tx);
@@ -169,14 +168,6 @@ export class IdentityProviderService {
       clock: this.deps.clock,
     });
   }
-}
-
-function requireAdmin(actor: Actor): void {
-  if (actor.role !== 'admin' && actor.role !== 'system')
-    throw new AdminError(
-      'FORBIDDEN',
-      'Only an admin can see or change identity-provider settings.',
-    );
 }
 
 function shown(version: IdpSettingsVersion): IdpSettingsVersion {
