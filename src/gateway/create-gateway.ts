@@ -16,8 +16,7 @@ import type { Gatekeeper } from './admission/gatekeeper.js';
 import { loadAssertionSigner } from './auth/assertion/gateway-signer.js';
 import { createDevIdp } from './auth/dev-idp/idp.js';
 import { devIdpRoutes } from './auth/dev-idp/routes.js';
-import { LiveIdentityProvider } from './auth/live-identity.js';
-import { PRODUCTION_MAX_TOKEN_LIFETIME_SECONDS } from '../config/gateway-jwt.js';
+import { openLiveIdentity, type LiveIdentityProvider } from './auth/live-identity.js';
 import {
   buildProtectedResourceMetadata,
   protectedResourceMetadataUrls,
@@ -80,7 +79,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       ? createGatewayMetrics(gateway.metrics.path, gateway.mcp.path)
       : undefined;
     if (metrics) closers.push(() => metrics.close());
-    const identity = await liveIdentity(config, logger, stores.db, settings);
+    const identity = await openLiveIdentity(config, logger, stores.db, settings);
     closers.push(() => identity.close());
     const gatekeeper =
       options.gatekeeper ??
@@ -319,26 +318,6 @@ async function configuredCatalogue(
     );
     return { catalogue: base, configApproved: approved };
   }
-}
-
-/** The user-JWT settings in force: the configuration's, replaced by versions stored by the admin API. */
-async function liveIdentity(
-  config: FrozenConfig,
-  logger: Logger,
-  db: Database,
-  settings: IdentitySettings,
-): Promise<LiveIdentityProvider> {
-  const identity = new LiveIdentityProvider({
-    db,
-    configured: settings.jwt,
-    file: config.gateway.auth.jwt,
-    defaultMaxTokenLifetimeSeconds:
-      config.environment === 'production' ? PRODUCTION_MAX_TOKEN_LIFETIME_SECONDS : undefined,
-    refreshMs: config.gateway.auth.settingsRefreshMs,
-    logger,
-  });
-  await identity.start();
-  return identity;
 }
 
 /** Usage counters per subscription, tool and minute, flushed to the gateway database. */

@@ -6,8 +6,12 @@
 // no I/O is added to the request path. A version that cannot be applied is logged and the gateway keeps
 // enforcing what it has.
 import type { JwtConfig, JwtConfigInput } from '../../config/gateway-jwt.js';
-import { resolveJwtConfig } from '../../config/gateway-jwt.js';
-import type { DeepReadonly } from '../../config/schema.js';
+import {
+  PRODUCTION_MAX_TOKEN_LIFETIME_SECONDS,
+  resolveJwtConfig,
+} from '../../config/gateway-jwt.js';
+import type { DeepReadonly, FrozenConfig } from '../../config/schema.js';
+import { resolveIdentitySettings, type IdentitySettings } from './settings.js';
 import type { Logger } from '../../shared/log/logger.js';
 import type { Database } from '../../shared/db/types.js';
 import { jwtInputOf } from '../admin/identity-provider/settings.js';
@@ -135,4 +139,27 @@ export class LiveIdentityProvider {
     if (config === null) return null;
     return { mode: config.mode, verifier: createJwtVerifier(config, this.options.verifierDeps) };
   }
+}
+
+/**
+ * The settings in force for this deployment, started: the configuration's (or the development provider's),
+ * replaced by versions stored through the admin API. The gateway and the admin listener both use it.
+ */
+export async function openLiveIdentity(
+  config: FrozenConfig,
+  logger: Logger,
+  db: Database,
+  settings: IdentitySettings = resolveIdentitySettings(config),
+): Promise<LiveIdentityProvider> {
+  const identity = new LiveIdentityProvider({
+    db,
+    configured: settings.jwt,
+    file: config.gateway.auth.jwt,
+    defaultMaxTokenLifetimeSeconds:
+      config.environment === 'production' ? PRODUCTION_MAX_TOKEN_LIFETIME_SECONDS : undefined,
+    refreshMs: config.gateway.auth.settingsRefreshMs,
+    logger,
+  });
+  await identity.start();
+  return identity;
 }
