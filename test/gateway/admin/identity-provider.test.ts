@@ -28,7 +28,7 @@ import {
 } from '../auth/helpers.js';
 import { startFixtureBackend, type FixtureBackend } from '../support/fixture-backend.js';
 import { MCP_HEADERS, fixtureBackendConfig } from '../support/gateway.js';
-import { ADMIN, DEVELOPER, RecordingAuditSink } from './support.js';
+import { ADMIN, DEVELOPER, RecordingAuditSink } from './live-support.js';
 
 const OLD_ISSUER = 'https://old-idp.example.test';
 const NEW_ISSUER = 'https://new-idp.example.test';

@@ -1,21 +1,71 @@
-// Test support for the admin plane's live services: a recording AuditSink (entries kept in memory, and
-// dropped when the transaction it was given rolls back is not observable here, so tests assert on the
-// calls), and the actors the services are called with.
+// Databases for the admin plane's suites: SQLite always, PostgreSQL (own schema, dropped afterwards) when
+// DATABASE_URL is set; both migrated exactly as the gateway migrates its database.
+import { loadConfig } from '../../../src/config/load.js';
+import type { FrozenConfig } from '../../../src/config/schema.js';
+import { openPostgres } from '../../../src/shared/db/postgres.js';
+import { openSqlite } from '../../../src/shared/db/sqlite.js';
+import type { Database } from '../../../src/shared/db/types.js';
+import { migrateGatewayDatabase } from '../../../src/gateway/storage/database.js';
 import type { Actor } from '../../../src/gateway/admin/actor.js';
-import type { AuditEntryInput, AuditSink } from '../../../src/gateway/admin/audit-sink.js';
-import type { SqlExecutor } from '../../../src/shared/db/types.js';
+import { DATABASE_URL, dropSchema, skipWithoutPostgres, uniqueName } from '../../helpers/infra.js';
 
-export class RecordingAuditSink implements AuditSink {
-  readonly entries: AuditEntryInput[] = [];
-  /** Whether each entry came with a transaction (services must append inside theirs). */
-  readonly inTransaction: boolean[] = [];
-
-  append(entry: AuditEntryInput, tx?: SqlExecutor): Promise<void> {
-    this.entries.push(structuredClone(entry));
-    this.inTransaction.push(tx !== undefined);
-    return Promise.resolve();
-  }
+export interface OpenedDatabase {
+  readonly db: Database;
+  close(): Promise<void>;
 }
 
-export const ADMIN: Actor = { role: 'admin', subject: 'alice', via: 'bearer-token' };
-export const DEVELOPER: Actor = { role: 'developer', subject: 'dev-bob', via: 'oidc-session' };
+export interface DatabaseTarget {
+  readonly name: 'sqlite' | 'postgres';
+  readonly skip: string | false;
+  open(): Promise<OpenedDatabase>;
+}
+
+export const DATABASE_TARGETS: readonly DatabaseTarget[] = [
+  {
+    name: 'sqlite',
+    skip: false,
+    open: async () => {
+      const db = openSqlite({ path: ':memory:' });
+      await migrateGatewayDatabase(db);
+      return { db, close: () => db.close() };
+    },
+  },
+  {
+    name: 'postgres',
+    skip: skipWithoutPostgres,
+    open: async () => {
+      const schema = uniqueName('tg_admin');
+      const db = await openPostgres({
+        url: DATABASE_URL ?? '',
+        schema,
+        poolSize: 5,
+        connectTimeoutMs: 5000,
+        statementTimeoutMs: 10000,
+      });
+      await migrateGatewayDatabase(db);
+      return {
+        db,
+        close: async () => {
+          await db.close();
+          await dropSchema(schema);
+        },
+      };
+    },
+  },
+];
+
+export function testConfig(overrides: Record<string, unknown> = {}): FrozenConfig {
+  return loadConfig({ env: {}, overrides: { logging: { level: 'silent' }, ...overrides } });
+}
+
+export const ADMIN: Actor = { role: 'admin', subject: 'admin-1', via: 'bearer-token' };
+export const ALICE: Actor = { role: 'developer', subject: 'alice', via: 'bearer-token' };
+export const BOB: Actor = { role: 'developer', subject: 'bob', via: 'bearer-token' };
+
+export const REQUEST = {
+  application: 'shop-agent',
+  owner: { name: 'Alice', email: 'alice@example.com' },
+  tools: ['getPayment', 'fetchBankDetails'],
+  environments: ['development', 'production'],
+  justification: 'checkout assistant',
+} as const;

@@ -19,7 +19,7 @@ import {
   startTestGateway,
   type TestGateway,
 } from '../support/gateway.js';
-import { ADMIN, DEVELOPER, RecordingAuditSink } from './support.js';
+import { ADMIN, DEVELOPER, RecordingAuditSink } from './live-support.js';
 
 async function list(gw: TestGateway): Promise<Map<string, Record<string, unknown>>> {
   const r = await gw.app.inject({
