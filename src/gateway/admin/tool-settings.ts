@@ -24,6 +24,11 @@ import { AdminError, requireAdmin } from './errors.js';
 import { validated } from './http/validate.js';
 import { stringEnum } from './validate-input.js';
 
+/** The catalogue's name of an admin API security class. */
+export function securityClassOf(api: ApiSecurityClass): SecurityClass {
+  return FROM_API[api];
+}
+
 /** Security classes as the admin API names them. */
 export type ApiSecurityClass = 'public' | 'user' | 'optional';
 
@@ -88,6 +93,8 @@ export interface AdminTool {
   readonly operationId?: string | undefined;
   readonly title?: string | undefined;
   readonly description?: string | undefined;
+  /** The backend operation the tool calls. */
+  readonly operation: { readonly method: string; readonly path: string };
   readonly approval: {
     readonly state: ApprovalState;
     readonly source: 'configuration' | 'stored';
@@ -277,6 +284,7 @@ function view(
     operationId: tool.operationId,
     title: tool.title,
     description: tool.description,
+    operation: { method: tool.operation.method, path: tool.operation.pathTemplate },
     approval: approval
       ? {
           state: approval.state,

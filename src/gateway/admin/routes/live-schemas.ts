@@ -13,6 +13,7 @@ export const AdminToolSchema = Type.Object({
   operationId: OptStr,
   title: OptStr,
   description: OptStr,
+  operation: Type.Object({ method: Str, path: Str }),
   approval: Type.Object({
     state: Type.Union([Type.Literal('approved'), Type.Literal('revoked')]),
     source: Type.Union([Type.Literal('configuration'), Type.Literal('stored')]),
