@@ -74,7 +74,22 @@ export const IdpReportSchema = Type.Object({
   problems: Type.Array(Problem),
 });
 
+const RotationDue = Type.Union([Type.Literal('ok'), Type.Literal('warn'), Type.Literal('expired')]);
+
 export const UsageReportSchema = Type.Object({
+  subscriptions: Type.Array(
+    Type.Object({
+      id: Str,
+      application: Str,
+      environment: Str,
+      status: Str,
+      rotationDue: RotationDue,
+      keys: Type.Array(
+        Type.Object({ slot: Str, masked: Str, ageDays: Type.Integer(), rotationDue: RotationDue }),
+      ),
+    }),
+    { description: 'the subscriptions of the rows, with key age under the rotation policy' },
+  ),
   window: Type.Union([Type.Literal('hour'), Type.Literal('day')]),
   since: Str,
   until: Str,
