@@ -182,26 +182,15 @@ export class ToolSettingsService {
       if (patch.approval !== undefined)
         await this.approvals.set(newName, patch.approval, actor.subject, now, tx);
       const tool = settled.catalogue.byName.get(newName) as Tool;
-      const approvalState = patch.approval ?? before.approval.state;
-      const after = view(
-        tool,
-        before.configuredName,
-        configured.configApproved,
-        patch.approval === undefined && before.approval.source === 'configuration'
-          ? undefined
-          : {
-              state: approvalState,
-              updatedAt:
-                patch.approval === undefined
-                  ? (before.approval.updatedAt ?? now.toISOString())
-                  : now.toISOString(),
-              updatedBy:
-                patch.approval === undefined
-                  ? (before.approval.updatedBy ?? actor.subject)
-                  : actor.subject,
-            },
-        next,
-      );
+      // The approval after: the one just stored, else the stored one carried over (a rename moved it),
+      // else none (configuration decides, by the configured name).
+      const approval =
+        patch.approval !== undefined
+          ? { state: patch.approval, updatedAt: now.toISOString(), updatedBy: actor.subject }
+          : before.approval.source === 'stored'
+            ? before.approval
+            : undefined;
+      const after = view(tool, before.configuredName, configured.configApproved, approval, next);
       await this.deps.audit.append(
         {
           actor,
