@@ -6,7 +6,9 @@ import type { AdminOidcConfig, PortalSessionConfig } from '../../config/admin-po
 import type { Database } from '../../shared/db/types.js';
 import type { Actor } from '../admin/actor.js';
 import type { FetchFn } from '../auth/jwt/fetch-json.js';
+import { runMigrations } from '../../shared/db/migrations.js';
 import { loadAssets, type Assets } from './assets.js';
+import { portalMigrations } from './migrations.js';
 import { html, type Html } from './html.js';
 import { page } from './layout.js';
 import {
@@ -68,6 +70,7 @@ declare module 'fastify' {
 
 export function portalPlugin(deps: PortalDeps): FastifyPluginAsync {
   return async (app) => {
+    await runMigrations(deps.db, 'portal', portalMigrations);
     const assets = loadAssets();
     const clock = deps.clock ?? Date.now;
     const sessions = new SessionStore(
