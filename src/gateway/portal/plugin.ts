@@ -144,8 +144,7 @@ export function portalPlugin(deps: PortalDeps): FastifyPluginAsync {
       },
     };
 
-    app.get('/portal', async (_request, reply) => reply.redirect('/portal/', 301));
-    app.get('/portal/', async (request, reply) => {
+    app.get('/', async (request, reply) => {
       const session = await sessionOf(request);
       if (session === null) return reply.redirect('/portal/sign-in', 303);
       return reply.redirect(
@@ -154,7 +153,7 @@ export function portalPlugin(deps: PortalDeps): FastifyPluginAsync {
       );
     });
 
-    app.get('/portal/assets/:file', async (request, reply) => {
+    app.get('/assets/:file', async (request, reply) => {
       const asset = assets.files.get((request.params as { file: string }).file);
       if (asset === undefined) return reply.code(404).type('text/plain').send('Not found');
       return reply
@@ -163,11 +162,11 @@ export function portalPlugin(deps: PortalDeps): FastifyPluginAsync {
         .send(asset.body);
     });
 
-    app.get('/portal/sign-in', async (_request, reply) =>
+    app.get('/sign-in', async (_request, reply) =>
       sendPage(reply, signInPage(assets, { oidcEnabled: oidc !== undefined })),
     );
 
-    app.post('/portal/sign-in', async (request, reply) => {
+    app.post('/sign-in', async (request, reply) => {
       const form = (request.body ?? {}) as FormBody;
       if (!sameOrigin(request))
         return refuse(reply, 403, 'This form must be sent from the portal itself.');
@@ -181,7 +180,7 @@ export function portalPlugin(deps: PortalDeps): FastifyPluginAsync {
       return reply.redirect('/portal/', 303);
     });
 
-    app.post('/portal/sign-out', async (request, reply) => {
+    app.post('/sign-out', async (request, reply) => {
       const ok = await portal.requireForm(request, reply);
       if (ok === null) return reply;
       await sessions.destroy(sessionIdFrom(request));
@@ -193,7 +192,7 @@ export function portalPlugin(deps: PortalDeps): FastifyPluginAsync {
       );
     });
 
-    app.get('/portal/auth/oidc', async (request, reply) => {
+    app.get('/auth/oidc', async (request, reply) => {
       if (oidc === undefined)
         return refuse(reply, 404, 'No OpenID Connect provider is configured.');
       let started;
@@ -208,7 +207,7 @@ export function portalPlugin(deps: PortalDeps): FastifyPluginAsync {
       return reply.redirect(started.url, 303);
     });
 
-    app.get('/portal/auth/callback', async (request, reply) => {
+    app.get('/auth/callback', async (request, reply) => {
       if (oidc === undefined)
         return refuse(reply, 404, 'No OpenID Connect provider is configured.');
       const query = request.query as Record<string, unknown>;

@@ -59,7 +59,7 @@ describe('portal security (inject)', () => {
         clock: () => now,
         pages: [
           (instance, portal) =>
-            instance.get('/portal/applications', async (request, reply) => {
+            instance.get('/applications', async (request, reply) => {
               const session = await portal.requireSession(request, reply);
               if (session === null) return reply;
               return portal.sendPage(
@@ -73,6 +73,7 @@ describe('portal security (inject)', () => {
             }),
         ],
       }),
+      { prefix: '/portal' },
     );
     await app.ready();
   });
