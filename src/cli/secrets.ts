@@ -12,6 +12,7 @@ export function configuredSecrets(config: FrozenConfig): string[] {
   }
   if (config.gateway.auth.assertionKey !== undefined)
     secrets.push(config.gateway.auth.assertionKey);
+  if (config.admin.bootstrapToken !== undefined) secrets.push(config.admin.bootstrapToken);
   const pepper = config.gateway.auth.subscriptionKeys.pepper;
   if (pepper !== undefined) secrets.push(pepper);
   for (const url of [

@@ -54,6 +54,9 @@ export const ENVIRONMENT_OVERRIDES: readonly Override[] = [
   { variable: 'TOOLGATE_GATEWAY_PORT', paths: [['gateway', 'port']], kind: 'port' },
   { variable: 'TOOLGATE_PAYMENTS_HOST', paths: [['payments', 'host']], kind: 'string' },
   { variable: 'TOOLGATE_PAYMENTS_PORT', paths: [['payments', 'port']], kind: 'port' },
+  { variable: 'TOOLGATE_ADMIN_HOST', paths: [['admin', 'host']], kind: 'string' },
+  { variable: 'TOOLGATE_ADMIN_PORT', paths: [['admin', 'port']], kind: 'port' },
+  { variable: 'TOOLGATE_ADMIN_TOKEN', paths: [['admin', 'bootstrapToken']], kind: 'string' },
 ];
 
 export function applyEnvironment(

@@ -6,6 +6,7 @@ import { RateLimitConfigSchema } from './gateway-ratelimit.js';
 import { PaymentsServiceProperties } from './payments-service.js';
 import { PaymentsFeesProperties } from './payments-fees.js';
 import { GatewayMcpProperties } from './gateway-mcp.js';
+import { AdminConfigSchema } from './admin.js';
 
 const port = (fallback: number) =>
   Type.Integer({
@@ -146,6 +147,7 @@ export const ConfigSchema = Type.Object(
     }),
     gateway: GatewaySchema,
     payments: PaymentsSchema,
+    admin: AdminConfigSchema,
   },
   { additionalProperties: false, default: {} },
 );
@@ -153,6 +155,7 @@ export const ConfigSchema = Type.Object(
 export type Config = Static<typeof ConfigSchema>;
 export type GatewayConfig = Config['gateway'];
 export type PaymentsConfig = Config['payments'];
+export type AdminConfig = Config['admin'];
 export type DatabaseConfig = Static<typeof DatabaseSchema>;
 export type RedisConfig = Static<typeof RedisSchema>;
 

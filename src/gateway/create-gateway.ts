@@ -24,6 +24,8 @@ import {
 import { DEV_IDP_PATH, resolveIdentitySettings, type IdentitySettings } from './auth/settings.js';
 import { SubscriptionKeyAuthenticator } from './auth/subscriptions/authenticate.js';
 import { SubscriptionStore } from './auth/subscriptions/store.js';
+import { KeyUseRecorder } from './auth/subscriptions/key-use.js';
+import { CachedKeyPolicy } from './admin/key-policy.js';
 import { ToolDirectory, configApprovals, type CatalogueReloader } from './catalogue/directory.js';
 import { watchDocuments } from './catalogue/watch.js';
 import { CatalogueGenerationRepository } from './storage/catalogue-generation.js';
@@ -190,15 +192,20 @@ async function configuredGatekeeper(
   closers: (() => unknown)[],
 ): Promise<Gatekeeper> {
   const auth = config.gateway.auth;
-  const keys = new SubscriptionKeyAuthenticator(
-    new SubscriptionStore(db, auth.subscriptionKeys.pepper),
-    {
-      environment: config.environment,
-      cacheTtlMs: auth.subscriptionKeys.cacheTtlMs,
-      failedAttempts: auth.subscriptionKeys.failedAttempts,
-      ipv6PrefixLength: config.gateway.rateLimit.ipv6PrefixLength,
-    },
-  );
+  const store = new SubscriptionStore(db, auth.subscriptionKeys.pepper);
+  // Key age (admin plane's rotation policy) and last use: both kept off the request path.
+  const keyPolicy = new CachedKeyPolicy(db);
+  await keyPolicy.refresh();
+  const keyUse = new KeyUseRecorder(store);
+  closers.push(() => keyUse.close());
+  const keys = new SubscriptionKeyAuthenticator(store, {
+    environment: config.environment,
+    cacheTtlMs: auth.subscriptionKeys.cacheTtlMs,
+    failedAttempts: auth.subscriptionKeys.failedAttempts,
+    ipv6PrefixLength: config.gateway.rateLimit.ipv6PrefixLength,
+    keyPolicy,
+    keyUse,
+  });
   let verifier: JwtVerifier | null = null;
   if (settings.jwt === null)
     logger.warn('no identity provider configured (gateway.auth.jwt): every caller is anonymous');

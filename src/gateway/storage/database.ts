@@ -1,16 +1,18 @@
 // The one way to open the gateway's database: the listening service, the management commands and the
-// tests all get a store with every gateway migration applied (approvals and subscriptions).
+// tests all get a store with every gateway migration applied (approvals, subscriptions and the admin plane).
 import type { DatabaseConfig } from '../../config/schema.js';
 import { openDatabase } from '../../shared/db/open.js';
 import { runMigrations } from '../../shared/db/migrations.js';
 import type { Database } from '../../shared/db/types.js';
 import { gatewayMigrations } from './migrations.js';
 import { subscriptionMigrations } from '../auth/subscriptions/migrations.js';
+import { adminMigrations } from '../admin/migrations.js';
 
 /** Applies the gateway's migrations (idempotent; concurrent runs serialise). */
 export async function migrateGatewayDatabase(db: Database): Promise<void> {
   await runMigrations(db, 'gateway', gatewayMigrations);
   await runMigrations(db, 'subscriptions', subscriptionMigrations);
+  await runMigrations(db, 'admin', adminMigrations);
 }
 
 /** Opens the configured gateway database and migrates it; closes it again if that fails. */

@@ -4,6 +4,7 @@
 import { isWellFormedKey } from '../keys/format.js';
 import { anonymousIpKey } from '../../ratelimit/client-ip.js';
 import type { SubscriptionStore } from './store.js';
+import { isExpiredUnderPolicy, type KeyPolicy } from '../../admin/key-policy.js';
 import type { Environment, Subscription } from './types.js';
 
 export type KeyFailureCode =
@@ -11,6 +12,7 @@ export type KeyFailureCode =
   | 'SUBSCRIPTION_KEY_INVALID'
   | 'SUBSCRIPTION_SUSPENDED'
   | 'SUBSCRIPTION_WRONG_ENVIRONMENT'
+  | 'SUBSCRIPTION_KEY_EXPIRED'
   | 'TOO_MANY_FAILED_ATTEMPTS';
 
 export type KeyCheck =
@@ -35,11 +37,21 @@ export interface KeyAuthenticatorOptions {
   readonly clock?: () => number;
   /** Bound on cached lookups and on tracked client IPs. */
   readonly maxEntries?: number;
+  /** The key rotation policy (admin plane), read from memory; enforced environments refuse old keys. */
+  readonly keyPolicy?: { current(): KeyPolicy };
+  /** Told of every accepted key (by hash) so its last use can be recorded off the request path. */
+  readonly keyUse?: { used(keyHash: string): void };
 }
 
 interface CacheEntry {
-  readonly subscription: Subscription | null;
+  readonly found: Found | null;
   readonly expires: number;
+}
+
+interface Found {
+  readonly subscription: Subscription;
+  readonly keyHash: string;
+  readonly keyCreatedAt: number;
 }
 
 interface FailureWindow {
@@ -72,13 +84,16 @@ export class SubscriptionKeyAuthenticator {
     }
     const blocked = this.blockedFor(client);
     if (blocked > 0) {
-      const exempt = isWellFormedKey(key) ? await this.lookup(key) : null;
+      const found = isWellFormedKey(key) ? await this.lookup(key) : null;
+      const exempt = found?.subscription;
       if (
+        found &&
         exempt?.lockoutExempt === true &&
         exempt.status === 'active' &&
-        exempt.environment === this.options.environment
+        exempt.environment === this.options.environment &&
+        !this.expired(found)
       )
-        return { ok: true, subscription: exempt };
+        return this.accept(found);
       return {
         ...fail(
           'TOO_MANY_FAILED_ATTEMPTS',
@@ -88,11 +103,12 @@ export class SubscriptionKeyAuthenticator {
         retryAfterSeconds: blocked,
       };
     }
-    const subscription = isWellFormedKey(key) ? await this.lookup(key) : null;
-    if (subscription === null) {
+    const found = isWellFormedKey(key) ? await this.lookup(key) : null;
+    if (found === null) {
       this.recordFailure(client);
       return fail('SUBSCRIPTION_KEY_INVALID', 401, 'Invalid subscription key.');
     }
+    const subscription = found.subscription;
     if (subscription.environment !== this.options.environment) {
       this.recordFailure(client);
       return fail(
@@ -112,7 +128,27 @@ export class SubscriptionKeyAuthenticator {
       this.recordFailure(client);
       return fail('SUBSCRIPTION_KEY_INVALID', 401, 'Invalid subscription key.');
     }
-    return { ok: true, subscription };
+    if (this.expired(found)) {
+      return fail(
+        'SUBSCRIPTION_KEY_EXPIRED',
+        401,
+        `This subscription key is older than the key rotation policy allows in ${this.options.environment}; rotate it and use the new key.`,
+      );
+    }
+    return this.accept(found);
+  }
+
+  private expired(found: Found): boolean {
+    const policy = this.options.keyPolicy?.current();
+    return (
+      policy !== undefined &&
+      isExpiredUnderPolicy(found.keyCreatedAt, this.clock(), policy, this.options.environment)
+    );
+  }
+
+  private accept(found: Found): KeyCheck {
+    this.options.keyUse?.used(found.keyHash);
+    return { ok: true, subscription: found.subscription };
   }
 
   /** Forgets cached lookups (after an administrative change made in this process). */
@@ -120,20 +156,27 @@ export class SubscriptionKeyAuthenticator {
     this.cache.clear();
   }
 
-  private async lookup(key: string): Promise<Subscription | null> {
+  private async lookup(key: string): Promise<Found | null> {
     const now = this.clock();
     const hash = this.store.hash(key);
     const cached = this.cache.get(hash);
-    if (cached && cached.expires > now) return cached.subscription;
-    const found = await this.store.findByKey(key);
-    const subscription = found?.subscription ?? null;
+    if (cached && cached.expires > now) return cached.found;
+    const row = await this.store.findByKey(key);
+    const found =
+      row === null
+        ? null
+        : {
+            subscription: row.subscription,
+            keyHash: hash,
+            keyCreatedAt: Date.parse(row.keyCreatedAt),
+          };
     if (this.options.cacheTtlMs > 0) {
       this.cache.delete(hash);
       if (this.cache.size >= this.maxEntries)
         this.cache.delete(this.cache.keys().next().value as string);
-      this.cache.set(hash, { subscription, expires: now + this.options.cacheTtlMs });
+      this.cache.set(hash, { found, expires: now + this.options.cacheTtlMs });
     }
-    return subscription;
+    return found;
   }
 
   /** Seconds until this IP may try again, or 0 when it is not blocked. */

@@ -31,4 +31,11 @@ CREATE TABLE subscription_keys (
     name: 'subscriptions may exempt their valid keys from the failed-attempt lockout',
     up: `ALTER TABLE subscriptions ADD COLUMN lockout_exempt INTEGER NOT NULL DEFAULT 0;`,
   },
+  {
+    version: 3,
+    name: 'subscriptions know their application (admin plane); keys record their last use',
+    up: `ALTER TABLE subscriptions ADD COLUMN application_id TEXT;
+CREATE INDEX subscriptions_application_id ON subscriptions (application_id);
+ALTER TABLE subscription_keys ADD COLUMN last_used_at TEXT;`,
+  },
 ];

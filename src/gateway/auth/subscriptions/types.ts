@@ -36,9 +36,23 @@ export interface IssuedSubscription {
   readonly secondaryKey: string;
 }
 
+/** One stored key, as administrators see it (never the key itself). */
+export interface KeyRecord {
+  readonly subscriptionId: string;
+  readonly slot: KeySlot;
+  readonly last4: string;
+  readonly createdAt: string;
+  /** Last accepted use, recorded at most once a minute per key; null when never used. */
+  readonly lastUsedAt: string | null;
+}
+
 export class SubscriptionError extends Error {
   constructor(
-    readonly code: 'SUBSCRIPTION_NOT_FOUND' | 'SUBSCRIPTION_REVOKED' | 'INVALID_ARGUMENT',
+    readonly code:
+      | 'SUBSCRIPTION_NOT_FOUND'
+      | 'SUBSCRIPTION_REVOKED'
+      | 'INVALID_ARGUMENT'
+      | 'KEYS_ALREADY_ISSUED',
     message: string,
   ) {
     super(message);

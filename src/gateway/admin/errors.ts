@@ -1,0 +1,86 @@
+// The admin plane's one error type: a stable code, its HTTP status (docs/errors.md, "Admin API") and, for
+// validation failures, the fields at fault. Services throw it; the HTTP edge renders it as problem+json.
+import { SubscriptionError } from '../auth/subscriptions/types.js';
+
+export type AdminErrorCode =
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'VALIDATION_FAILED'
+  | 'APPLICATION_NAME_TAKEN'
+  | 'REQUEST_NOT_PENDING'
+  | 'REQUEST_NOT_APPROVED'
+  | 'NOT_REQUESTER'
+  | 'KEYS_ALREADY_COLLECTED'
+  | 'SUBSCRIPTION_REVOKED'
+  | 'BOOTSTRAP_TOKEN_CONFIGURED';
+
+export const ADMIN_ERROR_STATUS: Readonly<Record<AdminErrorCode, number>> = {
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  VALIDATION_FAILED: 400,
+  APPLICATION_NAME_TAKEN: 409,
+  REQUEST_NOT_PENDING: 409,
+  REQUEST_NOT_APPROVED: 409,
+  NOT_REQUESTER: 403,
+  KEYS_ALREADY_COLLECTED: 409,
+  SUBSCRIPTION_REVOKED: 409,
+  BOOTSTRAP_TOKEN_CONFIGURED: 409,
+};
+
+export interface FieldProblem {
+  /** Dotted path of the field as the client sent it (`owner.email`, `tools.2`); "" for the whole body. */
+  readonly field: string;
+  readonly message: string;
+}
+
+export class AdminError extends Error {
+  constructor(
+    readonly code: AdminErrorCode,
+    message: string,
+    readonly fields: readonly FieldProblem[] = [],
+  ) {
+    super(message);
+    this.name = 'AdminError';
+  }
+
+  get status(): number {
+    return ADMIN_ERROR_STATUS[this.code];
+  }
+}
+
+export function validationError(field: string, message: string): AdminError {
+  return new AdminError('VALIDATION_FAILED', `${field}: ${message}`, [{ field, message }]);
+}
+
+/** The subscription store's refusals in the admin plane's terms. */
+export function fromSubscriptionError(error: unknown): unknown {
+  if (!(error instanceof SubscriptionError)) return error;
+  switch (error.code) {
+    case 'SUBSCRIPTION_NOT_FOUND':
+      return new AdminError('NOT_FOUND', error.message);
+    case 'SUBSCRIPTION_REVOKED':
+      return new AdminError('SUBSCRIPTION_REVOKED', error.message);
+    case 'KEYS_ALREADY_ISSUED':
+      return new AdminError('KEYS_ALREADY_COLLECTED', error.message);
+    case 'INVALID_ARGUMENT':
+      return new AdminError('VALIDATION_FAILED', error.message, [
+        { field: '', message: error.message },
+      ]);
+  }
+}
+
+/** Runs `work`, translating subscription-store refusals (see fromSubscriptionError). */
+export async function translated<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw fromSubscriptionError(error);
+  }
+}
+
+export function requireAdmin(actor: { readonly role: string }): void {
+  if (actor.role !== 'admin' && actor.role !== 'system')
+    throw new AdminError('FORBIDDEN', 'this action needs the admin role');
+}

@@ -1,0 +1,39 @@
+// Where the other parts of the admin plane plug in without editing app.ts: an extension contributes route
+// modules (under /admin/api/v1, documented in the OpenAPI document) and/or the portal (mounted at
+// /portal/). The listening admin service builds every installed extension with the shared context.
+import type { FastifyPluginAsync } from 'fastify';
+import type { FrozenConfig } from '../../config/schema.js';
+import type { Database } from '../../shared/db/types.js';
+import type { Logger } from '../../shared/log/logger.js';
+import type { JwtVerifier } from '../auth/jwt/verify.js';
+import type { AdminAuthenticator } from './authenticate.js';
+import type { AdminRouteModule } from './http/module.js';
+import type { AdminServices } from './services.js';
+
+export interface AdminPluginContext {
+  readonly config: FrozenConfig;
+  readonly logger: Logger;
+  readonly db: Database;
+  readonly services: AdminServices;
+  /** Bearer authentication of the API (the portal reuses it for its sign-in with the bootstrap token). */
+  readonly authenticator: AdminAuthenticator;
+  /** The user-token verifier in force (null: no identity provider configured). */
+  readonly verifier: () => JwtVerifier | null;
+}
+
+export interface AdminExtension {
+  readonly name: string;
+  routes?(
+    context: AdminPluginContext,
+  ): readonly AdminRouteModule[] | Promise<readonly AdminRouteModule[]>;
+  /** The portal, registered with prefix `/portal`. */
+  portal?(context: AdminPluginContext): FastifyPluginAsync | Promise<FastifyPluginAsync>;
+  /** Called when the admin app closes (before the database closes). */
+  close?(): void | Promise<void>;
+}
+
+/**
+ * The extensions `toolgate start` / `toolgate admin` run. Add one line per extension (tool catalogue and
+ * identity-provider admin, usage, the portal).
+ */
+export const INSTALLED_ADMIN_EXTENSIONS: readonly AdminExtension[] = [];
