@@ -2,6 +2,7 @@
 // `admin.portal` and `admin.oidc` (see docs/configuration.md). The role of an OIDC user comes from the
 // admin slice's `roleClaim` / `adminRole`, the same rule the admin API's bearer tokens follow.
 import { Type, type Static } from '@sinclair/typebox';
+import type { DeepReadonly } from './schema.js';
 
 export const PortalSessionSchema = Type.Object(
   {
@@ -69,5 +70,5 @@ export const AdminPortalProperties = {
   oidc: Type.Optional(AdminOidcSchema),
 };
 
-export type PortalSessionConfig = Static<typeof PortalSessionSchema>;
-export type AdminOidcConfig = Static<typeof AdminOidcSchema>;
+export type PortalSessionConfig = DeepReadonly<Static<typeof PortalSessionSchema>>;
+export type AdminOidcConfig = DeepReadonly<Static<typeof AdminOidcSchema>>;

@@ -1,0 +1,50 @@
+// The portal as an admin-plane extension: built from the admin app's shared context (database, services,
+// the API's bearer authenticator and role rule), mounted by createAdminApp at /portal/.
+import type { FastifyInstance } from 'fastify';
+import type { AdminExtension, AdminPluginContext } from '../admin/extensions.js';
+import { actorOf } from '../admin/authenticate.js';
+import type { Actor } from '../admin/actor.js';
+import { portalPlugin, type PortalContext } from './plugin.js';
+import { registerDeveloperPages } from './pages/developer.js';
+import { registerAdminRequestPages } from './pages/admin-requests.js';
+import { registerAdminAuditPages } from './pages/admin-audit.js';
+
+type PageRegistration = (app: FastifyInstance, portal: PortalContext) => void;
+
+/** Pages of other parts of the admin plane (tools, identity provider, usage) added by their modules. */
+export function portalPages(context: AdminPluginContext): PageRegistration[] {
+  return [
+    registerDeveloperPages(context.services),
+    registerAdminRequestPages(context.services),
+    registerAdminAuditPages(context.services),
+  ];
+}
+
+export const portalExtension: AdminExtension = {
+  name: 'portal',
+  portal(context) {
+    const { admin } = context.config;
+    return portalPlugin({
+      db: context.db,
+      session: admin.portal.session,
+      oidc: admin.oidc,
+      roleOf: (claims) =>
+        actorOf(
+          { subject: 'oidc', claims, expiresAt: 0, tokenHash: '' },
+          admin.roleClaim,
+          admin.adminRole,
+          'oidc-session',
+        ).role === 'admin'
+          ? 'admin'
+          : 'developer',
+      async authenticateToken(token): Promise<Actor | null> {
+        try {
+          return await context.authenticator.authenticate(`Bearer ${token}`);
+        } catch {
+          return null;
+        }
+      },
+      pages: portalPages(context),
+    });
+  },
+};
