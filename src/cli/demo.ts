@@ -17,6 +17,7 @@ import { SubscriptionStore } from '../gateway/auth/subscriptions/store.js';
 import { createDevIdp } from '../gateway/auth/dev-idp/idp.js';
 import { resolveIdentitySettings } from '../gateway/auth/settings.js';
 import { openGatewayStore } from './commands/gateway-store.js';
+import { BootstrapTokens } from '../gateway/admin/bootstrap-token.js';
 
 const SECRETS_FILE = 'demo-secrets.json';
 const DEMO_APPLICATION = 'demo-agent';
@@ -26,6 +27,8 @@ interface DemoSecrets {
   identitySecret: string;
   bankLookupKey: string;
   subscriptionKey?: string;
+  /** The bootstrap admin token's plaintext (the gateway database keeps only its hash). */
+  adminToken?: string;
 }
 
 export interface DemoAccess {
@@ -156,6 +159,43 @@ export async function demoAccess(config: FrozenConfig): Promise<DemoAccess> {
     });
   }
   return { mcpUrl: settings.mcpUrl, subscriptionKey: key, sampleUser: DEMO_USER, sampleToken };
+}
+
+/** How the admin plane's first sign-in works in this configuration, for the startup summary. */
+export type AdminTokenNotice =
+  | { readonly kind: 'demo'; readonly token: string }
+  | { readonly kind: 'configured' }
+  | { readonly kind: 'stored' }
+  | { readonly kind: 'none' };
+
+/**
+ * The bootstrap admin token. Configured (admin.bootstrapToken): nothing to show. In development: the
+ * token kept in the demo secrets as `adminToken`, generated (and its hash stored) on first start or when
+ * the kept one no longer matches (rotated elsewhere). Elsewhere none is generated: `toolgate admin-token
+ * rotate` makes one and shows it once.
+ */
+export async function demoAdminToken(config: FrozenConfig): Promise<AdminTokenNotice> {
+  if (config.admin.bootstrapToken !== undefined) return { kind: 'configured' };
+  const { db } = await openGatewayStore(config, { mayCreate: true });
+  try {
+    const tokens = new BootstrapTokens(db, undefined);
+    if (config.environment !== 'development')
+      return { kind: (await tokens.exists()) ? 'stored' : 'none' };
+    const secrets = await readSecrets(config.dataDir);
+    if (secrets.adminToken !== undefined && (await tokens.verify(secrets.adminToken)))
+      return { kind: 'demo', token: secrets.adminToken };
+    const { token } = await tokens.rotate();
+    await writeSecrets(config.dataDir, { ...secrets, adminToken: token });
+    return { kind: 'demo', token };
+  } finally {
+    await db.close();
+  }
+}
+
+/** Keeps a rotated bootstrap admin token with the demo secrets (development). */
+export async function keepDemoAdminToken(dataDir: string, token: string): Promise<void> {
+  const secrets = await readSecrets(dataDir);
+  await writeSecrets(dataDir, { ...secrets, adminToken: token });
 }
 
 /** The client configuration block (`mcpServers`) MCP clients accept. */

@@ -10,12 +10,14 @@ import { tokenCommand } from './commands/token.js';
 import { bankDirectoryCommand } from './commands/bank-directory.js';
 import { toolsCommand } from './commands/tools.js';
 import { clientConfigCommand } from './commands/client-config.js';
+import { adminTokenCommand } from './commands/admin-token.js';
 
 const COMMANDS: readonly Command[] = [
   serveCommand({
     name: 'start',
-    summary: 'Start the gateway and the payment service together (the demo setup).',
-    parts: ['payments', 'gateway'],
+    summary:
+      'Start the gateway, the payment service and the admin plane together (the demo setup).',
+    parts: ['payments', 'gateway', 'admin'],
   }),
   serveCommand({
     name: 'gateway',
@@ -27,6 +29,12 @@ const COMMANDS: readonly Command[] = [
     summary: 'Start the Payment Order Service only.',
     parts: ['payments'],
   }),
+  serveCommand({
+    name: 'admin',
+    summary: 'Start the admin plane only (admin API and portal, default 127.0.0.1:8082).',
+    parts: ['admin'],
+  }),
+  adminTokenCommand,
   keysCommand,
   tokenCommand,
   clientConfigCommand,

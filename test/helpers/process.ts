@@ -29,7 +29,9 @@ export function spawnCli(
 ): ChildProcess & { output: { stdout: string; stderr: string } } {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    // The admin listener (part of `start`) binds any free port unless a test says otherwise: tests never
+    // listen on the default 8082.
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, TOOLGATE_ADMIN_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   }) as ChildProcess & { output: { stdout: string; stderr: string } };
   child.output = { stdout: '', stderr: '' };

@@ -1,17 +1,23 @@
 // `toolgate keys create|list|rotate|suspend|resume|revoke`: manage subscriptions and their keys.
-// New keys are printed once; only their hashes are stored.
+// New keys are printed once; only their hashes are stored. Every change goes through the admin plane's
+// provisioning service as the actor `cli:<user>`, so it is decided in one place and audited.
+// `list` warns (stderr) about keys the rotation policy says are due soon or expired.
 import { loadConfig } from '../../config/load.js';
 import type { FrozenConfig } from '../../config/schema.js';
 import { PRODUCT_PREFIX } from '../../gateway/admission/admission.js';
 import { loadCatalogue } from '../../gateway/catalogue/load.js';
-import { SubscriptionStore } from '../../gateway/auth/subscriptions/store.js';
 import {
   ENVIRONMENTS,
   KEY_SLOTS,
   type Environment,
   type KeySlot,
+  type KeyRecord,
   type Subscription,
 } from '../../gateway/auth/subscriptions/types.js';
+import { openAdminServices } from '../../gateway/admin/services.js';
+import { keyAge, type KeyPolicy } from '../../gateway/admin/key-policy.js';
+import { maskedKey } from '../../gateway/admin/views.js';
+import { cliActor } from '../actor.js';
 import { COMMON_OPTIONS, UsageError, parseCommandArgs } from '../args.js';
 import type { Command } from '../context.js';
 import { openGatewayStore } from './gateway-store.js';
@@ -26,7 +32,8 @@ Actions:
                        create a subscription; prints its primary and secondary key ONCE.
                        --tools lists tool names and/or products as product:NAME (gateway.products);
                        without --tools the subscription may use every approved tool
-  list                 list subscriptions (keys are shown only as their last 4 characters)
+  list                 list subscriptions (keys are shown only as their last 4 characters); warns
+                       on stderr about keys due for rotation under the key policy (--json: keyAges)
   rotate --id SUB [--slot primary|secondary]
                        replace one key (default: primary); the other keeps working
   suspend --id SUB     stop accepting the subscription's keys (403) until resumed
@@ -70,7 +77,10 @@ export const keysCommand: Command = {
     if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
     const config = loadConfig({ configPath: values.config, env: context.env });
     const { db, location } = await openGatewayStore(config, { mayCreate: action === 'create' });
-    const store = new SubscriptionStore(db, config.gateway.auth.subscriptionKeys.pepper);
+    const services = openAdminServices(db, config);
+    const store = services.subscriptions;
+    const provisioning = services.provisioning;
+    const actor = cliActor(context.env);
     const json = values.json === true;
     const fallback = config.gateway.rateLimit.subscriptionDefault;
     const print = (value: Record<string, unknown>) =>
@@ -80,7 +90,7 @@ export const keysCommand: Command = {
         case 'create': {
           const tools = values.tools === undefined ? null : splitList(values.tools);
           if (tools !== null) await refuseUnknownTools(tools, config);
-          const issued = await store.create({
+          const issued = await provisioning.create(actor, {
             application: required(values.app, '--app'),
             environment: environmentOf(required(values.env, '--env')),
             tools,
@@ -105,18 +115,33 @@ export const keysCommand: Command = {
         }
         case 'list': {
           const all = await store.list();
-          if (json) print({ subscriptions: all.map(describe) });
+          const keys = await store.keys();
+          const policy = await services.keyPolicy.get();
+          const now = new Date();
+          if (json)
+            print({
+              subscriptions: all.map((s) => ({
+                ...describe(s),
+                keyAges: keyAges(s, keys, policy, now),
+              })),
+            });
           else
             context.stdout.write(
               all.length === 0
                 ? 'no subscriptions\n'
                 : `${all.map((s) => line(s, fallback)).join('\n')}\n`,
             );
+          for (const warning of rotationWarnings(all, keys, policy, now))
+            context.stderr.write(`warning: ${warning}\n`);
           return 0;
         }
         case 'rotate': {
           const slot = slotOf(values.slot ?? 'primary');
-          const { subscription, key } = await store.rotate(required(values.id, '--id'), slot);
+          const { subscription, key } = await provisioning.rotate(
+            actor,
+            required(values.id, '--id'),
+            slot,
+          );
           if (json) print({ ...describe(subscription), slot, key });
           else
             context.stdout.write(
@@ -129,7 +154,11 @@ export const keysCommand: Command = {
         case 'revoke': {
           const status =
             action === 'suspend' ? 'suspended' : action === 'resume' ? 'active' : 'revoked';
-          const subscription = await store.setStatus(required(values.id, '--id'), status);
+          const subscription = await provisioning.setStatus(
+            actor,
+            required(values.id, '--id'),
+            status,
+          );
           if (json) print(describe(subscription));
           else context.stdout.write(`${line(subscription, fallback)}\n`);
           return 0;
@@ -137,7 +166,8 @@ export const keysCommand: Command = {
         case 'lockout': {
           if ((values.exempt === true) === (values.enforce === true))
             throw new UsageError('lockout needs exactly one of --exempt or --enforce');
-          const subscription = await store.setLockoutExempt(
+          const subscription = await provisioning.setLockoutExempt(
+            actor,
             required(values.id, '--id'),
             values.exempt === true,
           );
@@ -171,6 +201,47 @@ async function refuseUnknownTools(names: readonly string[], config: FrozenConfig
     throw new UsageError(
       `--tools names unknown tool(s) or product(s): ${unknown.join(', ')} (see "toolgate tools list" and gateway.products)`,
     );
+}
+
+/** Each key's creation, last use and standing under the rotation policy, by slot. */
+function keyAges(
+  s: Subscription,
+  keys: readonly KeyRecord[],
+  policy: KeyPolicy,
+  now: Date,
+): Record<string, unknown> {
+  return Object.fromEntries(
+    keys
+      .filter((k) => k.subscriptionId === s.id)
+      .map((k) => [
+        k.slot,
+        { createdAt: k.createdAt, lastUsedAt: k.lastUsedAt, ...keyAge(k.createdAt, now, policy) },
+      ]),
+  );
+}
+
+/** One line per key of a live subscription that the policy says is due within warnDays, or past due. */
+function rotationWarnings(
+  all: readonly Subscription[],
+  keys: readonly KeyRecord[],
+  policy: KeyPolicy,
+  now: Date,
+): string[] {
+  const live = new Map(all.filter((s) => s.status !== 'revoked').map((s) => [s.id, s]));
+  const out: string[] = [];
+  for (const k of keys) {
+    const s = live.get(k.subscriptionId);
+    if (s === undefined) continue;
+    const age = keyAge(k.createdAt, now, policy);
+    if (age.rotationDue === 'ok') continue;
+    const enforced = policy.enforce[s.environment] ? ' and the gateway refuses it' : '';
+    out.push(
+      age.rotationDue === 'expired'
+        ? `${s.id} ${k.slot} key ${maskedKey(k.last4)} is ${age.ageDays} days old, past the ${policy.rotationDays}-day rotation policy${enforced}: toolgate keys rotate --id ${s.id} --slot ${k.slot}`
+        : `${s.id} ${k.slot} key ${maskedKey(k.last4)} is ${age.ageDays} days old; the ${policy.rotationDays}-day rotation policy wants it rotated within ${policy.rotationDays - age.ageDays} days`,
+    );
+  }
+  return out;
 }
 
 function required(value: string | undefined, flag: string): string {

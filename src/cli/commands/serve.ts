@@ -6,6 +6,7 @@ import { shutdownOnSignal } from '../../shared/lifecycle.js';
 import type { Service } from '../../shared/service.js';
 import { openGatewayService } from '../../gateway/service.js';
 import { openPaymentsService } from '../../payments/service.js';
+import { openAdminService } from '../../gateway/admin/service.js';
 import { COMMON_OPTIONS, parseCommandArgs } from '../args.js';
 import { configuredSecrets } from '../secrets.js';
 import { deepFreeze } from '../../config/load.js';
@@ -13,6 +14,8 @@ import type { Config } from '../../config/schema.js';
 import { reservePort, type PortReservation } from '../../shared/http/port-reservation.js';
 import {
   demoAccess,
+  demoAdminToken,
+  type AdminTokenNotice,
   mcpServersBlock,
   planDemo,
   withDemoWiring,
@@ -21,7 +24,7 @@ import {
 } from '../demo.js';
 import type { CliContext, Command } from '../context.js';
 
-type Part = 'gateway' | 'payments';
+type Part = 'gateway' | 'payments' | 'admin';
 
 interface ServeSpec {
   readonly name: string;
@@ -32,6 +35,7 @@ interface ServeSpec {
 const OPENERS: Record<Part, (config: FrozenConfig, logger: Logger) => Promise<Service>> = {
   gateway: openGatewayService,
   payments: openPaymentsService,
+  admin: (config, logger) => openAdminService(config, logger),
 };
 
 export function serveCommand(spec: ServeSpec): Command {
@@ -48,7 +52,9 @@ Options:
   -h, --help         show this help
 
 Environment overrides: DATABASE_URL, REDIS_URL, TOOLGATE_GATEWAY_HOST, TOOLGATE_GATEWAY_PORT,
-TOOLGATE_PAYMENTS_HOST, TOOLGATE_PAYMENTS_PORT, TOOLGATE_LOG_LEVEL, TOOLGATE_DATA_DIR (docs/configuration.md).
+TOOLGATE_PAYMENTS_HOST, TOOLGATE_PAYMENTS_PORT, TOOLGATE_ADMIN_HOST, TOOLGATE_ADMIN_PORT,
+TOOLGATE_ADMIN_TOKEN, TOOLGATE_LOG_LEVEL, TOOLGATE_DATA_DIR (docs/configuration.md).
+${spec.parts.includes('admin') ? 'The admin plane (API and portal) listens on admin.host:admin.port (default 127.0.0.1:8082).\n' : ''}
 Stops gracefully on SIGTERM or SIGINT.
 `,
     async run(argv, context) {
@@ -59,24 +65,31 @@ Stops gracefully on SIGTERM or SIGINT.
       }
       const reservations: Partial<Record<Part, PortReservation>> = {};
       let config = loadConfig({ configPath: values.config, env: context.env });
+      // `start` runs the admin plane unless admin.enabled is false; `toolgate admin` always runs it.
+      const parts = spec.parts.filter(
+        (part) => part !== 'admin' || spec.parts.length === 1 || config.admin.enabled,
+      );
       const services: Service[] = [];
       let logger: Logger | undefined;
       try {
-        config = await withReservedPorts(config, spec.parts, reservations);
-        const plan: DemoPlan | undefined = spec.parts.length === 2 ? planDemo(config) : undefined;
+        config = await withReservedPorts(config, parts, reservations);
+        const plan: DemoPlan | undefined =
+          parts.includes('gateway') && parts.includes('payments') ? planDemo(config) : undefined;
         if (plan?.wire === true) config = await withDemoWiring(config);
         const created = createLogger({
           level: config.logging.level,
           secrets: configuredSecrets(config),
         });
         logger = created.logger;
-        for (const part of spec.parts) services.push(await OPENERS[part](config, created.logger));
+        for (const part of parts) services.push(await OPENERS[part](config, created.logger));
         const urls: Record<string, string> = {};
         for (const service of services)
           urls[service.name] = await service.listen(reservations[service.name as Part]);
         const access = plan?.access === true ? await demoAccess(config) : undefined;
         if (access) created.scrubber.add(access.subscriptionKey);
-        printSummary(context, urls, values.json === true, access, plan);
+        const admin = parts.includes('admin') ? await demoAdminToken(config) : undefined;
+        if (admin?.kind === 'demo') created.scrubber.add(admin.token);
+        printSummary(context, urls, values.json === true, access, plan, admin);
       } catch (error) {
         for (const reservation of Object.values(reservations)) reservation.release();
         await Promise.allSettled(services.map((s) => s.close(0)));
@@ -115,14 +128,34 @@ async function withReservedPorts(
   return deepFreeze(copy);
 }
 
+function adminTokenLine(admin: AdminTokenNotice): string {
+  switch (admin.kind) {
+    case 'demo':
+      return `${admin.token} (kept in the demo secrets; rotate: npx toolgate admin-token rotate)`;
+    case 'configured':
+      return '(admin.bootstrapToken from the configuration)';
+    case 'stored':
+      return '(set; shown only when rotated: npx toolgate admin-token rotate)';
+    case 'none':
+      return '(none yet: npx toolgate admin-token rotate)';
+  }
+}
+
 function printSummary(
   context: CliContext,
   urls: Record<string, string>,
   json: boolean,
   access: DemoAccess | undefined,
   plan: DemoPlan | undefined,
+  admin: AdminTokenNotice | undefined,
 ): void {
   const summary: Record<string, unknown> = {};
+  if (urls.admin) {
+    summary.adminUrl = urls.admin;
+    summary.adminApi = `${urls.admin}/admin/api/v1`;
+    summary.portalUrl = `${urls.admin}/portal/`;
+  }
+  if (admin?.kind === 'demo') summary.adminToken = admin.token;
   if (urls.gateway) {
     summary.gatewayUrl = urls.gateway;
     summary.mcpUrl = `${urls.gateway}/mcp`;
@@ -147,6 +180,9 @@ function printSummary(
   if (summary.gatewayUrl) lines.push(`  Gateway health:     ${summary.gatewayUrl}/healthz`);
   if (summary.paymentOrderApi) lines.push(`  Payment Order API:  ${summary.paymentOrderApi}`);
   if (summary.paymentsUrl) lines.push(`  Payments health:    ${summary.paymentsUrl}/healthz`);
+  if (summary.adminApi) lines.push(`  Admin API:          ${summary.adminApi}`);
+  if (summary.portalUrl) lines.push(`  Admin portal:       ${summary.portalUrl}`);
+  if (admin !== undefined) lines.push(`  Admin token:        ${adminTokenLine(admin)}`);
   if (plan !== undefined && !plan.wire) lines.push(`  Demo wiring off:    ${plan.reason}`);
   if (access) {
     lines.push(
