@@ -40,7 +40,10 @@ export function ensureChromium(): ChromiumAvailability {
   };
 }
 
-/** The launch flags of the browser tests, with a fresh profile folder. */
+/**
+ * The launch flags of the browser tests. Playwright takes the profile folder (--user-data-dir) as the
+ * first argument of launchPersistentContext: pass it a fresh one from freshProfile().
+ */
 export function chromiumArgs(): string[] {
   return [
     '--headless',
@@ -51,6 +54,10 @@ export function chromiumArgs(): string[] {
     '--disable-background-networking',
     '--disable-component-update',
     '--disable-sync',
-    `--user-data-dir=${mkdtempSync(join(tmpdir(), 'toolgate-chromium-'))}`,
   ];
+}
+
+/** A fresh, empty profile folder (--user-data-dir) per browser. */
+export function freshProfile(): string {
+  return mkdtempSync(join(tmpdir(), 'toolgate-chromium-'));
 }

@@ -119,15 +119,16 @@ function appendCookie(reply: FastifyReply, cookie: string): void {
 }
 
 /**
- * A POST must come from a page of this origin: when the browser says where it comes from (Origin, or
- * Sec-Fetch-Site), it must be here. Defence in depth next to the CSRF token, and the only guard of the
+ * A POST must come from a page of this origin: when the browser says where it comes from (Sec-Fetch-Site,
+ * else a non-null Origin), it must be here. Defence in depth next to the CSRF token, and the only guard of the
  * sign-in form, which has no session yet.
  */
 export function sameOrigin(request: FastifyRequest): boolean {
   const site = request.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
+  if (site !== undefined) return site === 'same-origin' || site === 'none';
+  // With `Referrer-Policy: no-referrer` browsers send `Origin: null` on form posts: that says nothing.
   const origin = request.headers.origin;
-  if (origin === undefined) return true;
+  if (origin === undefined || origin === 'null') return true;
   return origin === `${request.protocol}://${request.host}`;
 }
 

@@ -133,6 +133,18 @@ describe('portal security (inject)', () => {
   });
 
   test('sign-in from another origin is refused even with a good token', async () => {
+    const crossSite = await app.inject({
+      method: 'POST',
+      url: '/portal/sign-in',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'sec-fetch-site': 'cross-site',
+        origin: 'null',
+      },
+      payload: `token=${ADMIN_TOKEN}`,
+    });
+    assert.equal(crossSite.statusCode, 403);
+    assert.equal(crossSite.headers['set-cookie'], undefined);
     const res = await app.inject({
       method: 'POST',
       url: '/portal/sign-in',
