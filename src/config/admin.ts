@@ -41,6 +41,19 @@ export const AdminConfigSchema = Type.Object(
       default: 'toolgate-admin',
       description: 'the role in `roleClaim` that makes a signed-in user an administrator',
     }),
+    mcpUrls: Type.Object(
+      {
+        development: Type.Optional(Type.String({ pattern: '^https?://' })),
+        staging: Type.Optional(Type.String({ pattern: '^https?://' })),
+        production: Type.Optional(Type.String({ pattern: '^https?://' })),
+      },
+      {
+        additionalProperties: false,
+        default: {},
+        description:
+          "the MCP endpoint of each environment's gateway, shown with collected keys; default: this deployment's gateway",
+      },
+    ),
     bootstrapToken: Type.Optional(
       Type.String({
         minLength: 24,

@@ -30,6 +30,13 @@ export const GatewayAuthSchema = Type.Object(
       { additionalProperties: false, default: {} },
     ),
     jwt: Type.Optional(JwtConfigSchema),
+    settingsRefreshMs: Type.Integer({
+      minimum: 100,
+      maximum: 300000,
+      default: 2000,
+      description:
+        'how often each replica checks the stored identity-provider settings (admin API) for a new version',
+    }),
     assertionKey: Type.Optional(
       Type.String({
         minLength: 20,

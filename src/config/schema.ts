@@ -99,6 +99,22 @@ export const GatewaySchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    usage: Type.Object(
+      {
+        enabled: Type.Boolean({
+          default: true,
+          description:
+            'record requests, quota refusals, errors and latency per subscription, tool and minute in the gateway database',
+        }),
+        flushMs: Type.Integer({
+          minimum: 100,
+          maximum: 300000,
+          default: 5000,
+          description: 'how often the counters kept in memory are added to the database',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     ...GatewayMcpProperties,
   },
   { additionalProperties: false, default: {} },

@@ -16,7 +16,7 @@ import type { Gatekeeper } from './admission/gatekeeper.js';
 import { loadAssertionSigner } from './auth/assertion/gateway-signer.js';
 import { createDevIdp } from './auth/dev-idp/idp.js';
 import { devIdpRoutes } from './auth/dev-idp/routes.js';
-import { createJwtVerifier, type JwtVerifier } from './auth/jwt/verify.js';
+import { openLiveIdentity, type LiveIdentityProvider } from './auth/live-identity.js';
 import {
   buildProtectedResourceMetadata,
   protectedResourceMetadataUrls,
@@ -30,6 +30,8 @@ import { ToolDirectory, configApprovals, type CatalogueReloader } from './catalo
 import { watchDocuments } from './catalogue/watch.js';
 import { CatalogueGenerationRepository } from './storage/catalogue-generation.js';
 import { loadCatalogue } from './catalogue/load.js';
+import { applyToolSettings } from './catalogue/tool-settings.js';
+import { ToolSettingsRepository } from './storage/tool-settings.js';
 import type { Catalogue } from './catalogue/types.js';
 import { identityHeaders } from './forwarding/identity.js';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics.js';
@@ -42,6 +44,9 @@ import { createRateLimiter, type RateLimiter } from './ratelimit/limiter.js';
 import { ApprovalRepository } from './storage/approvals.js';
 import { BackendClient } from './upstream/backend-client.js';
 import type { IdentityForwarder } from './upstream/identity.js';
+import { meteredGatekeeper } from './usage/metered-gatekeeper.js';
+import { UsageRecorder } from './usage/recorder.js';
+import { UsageStore } from './usage/store.js';
 
 export const GATEWAY_JWKS_PATH = '/.well-known/jwks.json';
 
@@ -74,9 +79,11 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       ? createGatewayMetrics(gateway.metrics.path, gateway.mcp.path)
       : undefined;
     if (metrics) closers.push(() => metrics.close());
+    const identity = await openLiveIdentity(config, logger, stores.db, settings);
+    closers.push(() => identity.close());
     const gatekeeper =
       options.gatekeeper ??
-      (await configuredGatekeeper(config, logger, stores.db, settings, metrics, closers));
+      (await configuredGatekeeper(config, logger, stores.db, settings, identity, metrics, closers));
 
     const readiness: ReadinessCheck[] = [{ name: 'database', check: () => stores.db.ping() }];
     const redis = stores.redis;
@@ -103,24 +110,39 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     // far past the grace period), so the pools are destroyed instead (see clients below).
     app.addHook('onClose', closeAll);
 
-    const catalogue = options.catalogue ?? (await loadCatalogue(gateway.backends));
-    for (const warning of catalogue.warnings) logger.warn({ catalogue: warning }, 'catalogue');
     const generations = new CatalogueGenerationRepository(stores.db);
+    const configured = options.catalogue
+      ? {
+          catalogue: options.catalogue,
+          configApproved: configApprovals(options.catalogue, gateway.backends),
+        }
+      : await configuredCatalogue(config, logger, stores.db);
+    const catalogue = configured.catalogue;
     const directory = new ToolDirectory(
       catalogue,
-      configApprovals(catalogue, gateway.backends),
+      configured.configApproved,
       new ApprovalRepository(stores.db),
       gateway.mcp.approvalRefreshMs,
       Date.now,
       // A catalogue given by the caller (tests, benchmarks) is fixed; one built from configuration is
       // rebuilt when an operator asks (toolgate tools reload, or the document watch below).
-      options.catalogue ? undefined : catalogueReloader(config, logger, generations),
+      options.catalogue ? undefined : catalogueReloader(config, logger, stores.db, generations),
     );
     await directory.refresh(true);
     if (gateway.mcp.watchDocuments && !options.catalogue) {
       const watch = watchDocuments(gateway.backends, logger, generations);
       closers.push(() => watch.close());
     }
+
+    const usage = gateway.usage.enabled ? usageRecorder(stores.db, logger) : undefined;
+    if (usage) {
+      usage.start(gateway.usage.flushMs);
+      closers.push(() => usage.close());
+    }
+    // Quota refusals counted where admission refuses them (usage/metered-gatekeeper.ts).
+    const gate = usage
+      ? meteredGatekeeper(gatekeeper, usage, (name) => directory.catalogue.byName.has(name))
+      : gatekeeper;
 
     const clients = new Map(gateway.backends.map((b) => [b.name, new BackendClient(b)]));
     closers.push(() => Promise.all([...clients.values()].map((c) => c.destroy())));
@@ -129,8 +151,9 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       directory,
       validator: new ArgumentValidator(),
       clients,
-      gatekeeper,
-      identity: identityForwarder(config, settings, signer),
+      gatekeeper: gate,
+      usage,
+      identity: identityForwarder(config, settings, identity, signer),
       pageSize: gateway.mcp.pageSize,
       schemaView: gateway.mcp.schemaView,
       hidden: gateway.backends.flatMap((b) => {
@@ -141,12 +164,14 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
 
     await app.register(async (scope) => {
       const metadata = protectedResourceMetadataUrls(settings.mcpUrl);
-      const document = buildProtectedResourceMetadata({
-        resource: settings.mcpUrl,
-        issuer: settings.jwt?.issuer ?? settings.baseUrl,
-        resourceName: 'toolgate MCP gateway',
-      });
-      for (const route of metadata.routes) scope.get(route, async () => document);
+      // Built per request: the issuer follows the identity-provider settings in force.
+      const document = () =>
+        buildProtectedResourceMetadata({
+          resource: settings.mcpUrl,
+          issuer: identity.config?.issuer ?? settings.baseUrl,
+          resourceName: 'toolgate MCP gateway',
+        });
+      for (const route of metadata.routes) scope.get(route, async () => document());
       if (signer) scope.get(GATEWAY_JWKS_PATH, async () => signer.publicJwks());
     });
     if (metrics) {
@@ -166,7 +191,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
         instructions: gateway.mcp.instructions,
         listTtlMs: gateway.mcp.approvalRefreshMs,
       }),
-      gatekeeper,
+      gatekeeper: gate,
       allowedOrigins: gateway.mcp.allowedOrigins,
       allowLoopbackOrigins: gateway.mcp.allowLoopbackOrigins,
       maxBatchSize: gateway.mcp.maxBatchSize,
@@ -188,6 +213,7 @@ async function configuredGatekeeper(
   logger: Logger,
   db: Database,
   settings: IdentitySettings,
+  identity: LiveIdentityProvider,
   metrics: GatewayMetrics | undefined,
   closers: (() => unknown)[],
 ): Promise<Gatekeeper> {
@@ -206,19 +232,16 @@ async function configuredGatekeeper(
     keyPolicy,
     keyUse,
   });
-  let verifier: JwtVerifier | null = null;
-  if (settings.jwt === null)
+  if (identity.jwt === null)
     logger.warn('no identity provider configured (gateway.auth.jwt): every caller is anonymous');
-  else {
-    const created = createJwtVerifier(settings.jwt);
-    closers.push(() => created.close());
-    verifier = created;
-  }
   const limiter = await rateLimiter(config, logger, metrics);
   closers.push(() => limiter.close());
   return new Admission({
     keys,
-    jwt: settings.jwt === null || verifier === null ? null : { mode: settings.jwt.mode, verifier },
+    // Read per request: the mode and verifier in force (swapped when new settings are stored).
+    get jwt() {
+      return identity.jwt;
+    },
     limiter,
     allowQueryKey: auth.subscriptionKeys.allowQueryParameter,
     resourceMetadataUrl: protectedResourceMetadataUrls(settings.mcpUrl).pathSuffixed,
@@ -250,16 +273,12 @@ async function rateLimiter(
 function catalogueReloader(
   config: FrozenConfig,
   logger: Logger,
+  db: Database,
   generations: CatalogueGenerationRepository,
 ): CatalogueReloader {
-  const backends = config.gateway.backends;
   return {
     generation: () => generations.current(),
-    load: async () => {
-      const catalogue = await loadCatalogue(backends);
-      for (const warning of catalogue.warnings) logger.warn({ catalogue: warning }, 'catalogue');
-      return { catalogue, configApproved: configApprovals(catalogue, backends) };
-    },
+    load: () => configuredCatalogue(config, logger, db),
     failed: (generation, error) =>
       logger.error(
         { generation, reason: error instanceof Error ? error.message : String(error) },
@@ -270,17 +289,62 @@ function catalogueReloader(
   };
 }
 
+/**
+ * The catalogue from the backends' documents and configuration overrides, with the tool settings stored by
+ * the admin API over them (catalogue/tool-settings.ts); the tools configuration approves, by their names
+ * after those settings. Settings that no longer apply (a document changed under them) are logged and left
+ * out rather than keeping the gateway from starting.
+ */
+async function configuredCatalogue(
+  config: FrozenConfig,
+  logger: Logger,
+  db: Database,
+): Promise<{ catalogue: Catalogue; configApproved: ReadonlySet<string> }> {
+  const backends = config.gateway.backends;
+  const base = await loadCatalogue(backends);
+  for (const warning of base.warnings) logger.warn({ catalogue: warning }, 'catalogue');
+  const approved = configApprovals(base, backends);
+  try {
+    const settled = applyToolSettings(base, await new ToolSettingsRepository(db).load());
+    const configApproved = new Set<string>();
+    for (const tool of settled.catalogue.tools)
+      if (approved.has(settled.configuredName.get(tool.name) ?? tool.name))
+        configApproved.add(tool.name);
+    return { catalogue: settled.catalogue, configApproved };
+  } catch (error) {
+    logger.error(
+      { reason: error instanceof Error ? error.message : String(error) },
+      'stored tool settings cannot be applied: serving the catalogue without them',
+    );
+    return { catalogue: base, configApproved: approved };
+  }
+}
+
+/** Usage counters per subscription, tool and minute, flushed to the gateway database. */
+function usageRecorder(db: Database, logger: Logger): UsageRecorder {
+  return new UsageRecorder({
+    store: new UsageStore(db),
+    onError: (error) =>
+      logger.warn(
+        { reason: error instanceof Error ? error.message : String(error) },
+        'usage flush failed: the counts are kept for the next flush',
+      ),
+  });
+}
+
 /** The headers each backend gets about the caller, per its `identity` configuration. */
 function identityForwarder(
   config: FrozenConfig,
   settings: IdentitySettings,
+  identity: LiveIdentityProvider,
   signer: Awaited<ReturnType<typeof loadAssertionSigner>>,
 ): IdentityForwarder {
   const backends = new Map(config.gateway.backends.map((b) => [b.name, b]));
-  const forwardClaims = settings.jwt?.forwardClaims ?? {};
   return async (caller, tool) => {
     const backend = backends.get(tool.backend);
     if (!backend) return {};
+    // The forwarded claims of the identity-provider settings in force.
+    const forwardClaims = identity.config?.forwardClaims ?? {};
     return identityHeaders(caller, {
       // Claims configured for all backends (gateway.auth.jwt.forwardClaims), then the backend's own.
       config: { ...backend.identity, claims: { ...forwardClaims, ...backend.identity.claims } },

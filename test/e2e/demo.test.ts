@@ -15,6 +15,8 @@ interface Summary {
   mcpUrl: string;
   subscriptionKey: string;
   sampleToken: string;
+  adminApi: string;
+  adminToken: string;
   clientConfig: {
     mcpServers: { toolgate: { type: string; url: string; headers: Record<string, string> } };
   };
@@ -31,6 +33,12 @@ test('start: the demo key, token and mcpServers block work end to end; SIGTERM e
   let summary: Summary | undefined;
   try {
     summary = (await waitForSummary(child)) as unknown as Summary;
+    // The admin plane runs beside them; its bootstrap token is printed and works.
+    const me = await fetch(`${summary.adminApi}/me`, {
+      headers: { authorization: `Bearer ${summary.adminToken}` },
+    });
+    assert.equal(me.status, 200);
+    assert.equal(((await me.json()) as { role: string }).role, 'admin');
     for (const base of [summary.gatewayUrl, summary.paymentsUrl]) {
       assert.equal((await fetch(`${base}/healthz`)).status, 200);
       const ready = await fetch(`${base}/readyz`);
@@ -187,6 +195,7 @@ test('start: the demo key, token and mcpServers block work end to end; SIGTERM e
         'subscription key in logs',
       );
       assert.equal(result.stdout.includes(summary.sampleToken), false, 'token in logs');
+      assert.equal(result.stdout.includes(summary.adminToken), false, 'admin token in logs');
       assert.equal(
         result.stdout.includes(summary.sampleToken.slice(0, 30)),
         false,

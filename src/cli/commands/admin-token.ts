@@ -38,7 +38,7 @@ export const adminTokenCommand: Command = {
       throw new UsageError(`unknown action "${positionals.join(' ')}" (expected rotate)`);
     const config = loadConfig({ configPath: values.config, env: context.env });
     if (config.admin.bootstrapToken !== undefined)
-      throw new UsageError(
+      throw new Error(
         'the bootstrap admin token is set in the configuration (admin.bootstrapToken or TOOLGATE_ADMIN_TOKEN); change it there',
       );
     const { db, location } = await openGatewayStore(config, { mayCreate: true });

@@ -56,7 +56,8 @@ export function openAdminServices(
       applications,
       provisioning,
       audit,
-      mcpUrl: options.mcpUrl ?? (() => gatewayMcpUrl),
+      mcpUrl:
+        options.mcpUrl ?? ((environment) => config.admin.mcpUrls[environment] ?? gatewayMcpUrl),
       clock,
     }),
     keyPolicy: new KeyPolicyService(db, audit, clock),

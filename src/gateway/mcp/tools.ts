@@ -14,6 +14,7 @@ import { hasStructuredContent, hasToolAnnotations } from './protocol.js';
 import { RawJson } from './raw-json.js';
 import { mayUseTool, type Caller } from '../caller.js';
 import type { Gatekeeper } from '../admission/gatekeeper.js';
+import type { UsageEvents } from '../usage/recorder.js';
 
 export interface ToolServiceOptions {
   readonly directory: ToolDirectory;
@@ -27,6 +28,8 @@ export interface ToolServiceOptions {
   readonly hidden: readonly string[];
   /** How tools/list shows schemas (default `compact`); calls are validated on the full ones either way. */
   readonly schemaView?: SchemaView | undefined;
+  /** Told the outcome and latency of every call that reached a catalogue tool (usage recording). */
+  readonly usage?: Pick<UsageEvents, 'call'> | undefined;
 }
 
 export interface CallTrace {
@@ -65,7 +68,22 @@ export class ToolService {
     version: string,
     trace: CallTrace = {},
   ): Promise<CallToolResult> {
-    const result = await this.callTool(caller, params, version, trace);
+    const usage = this.options.usage;
+    const found: { tool?: Tool } = {};
+    const started = usage ? performance.now() : 0;
+    let result: CallToolResult | undefined;
+    try {
+      result = await this.callTool(caller, params, version, trace, found);
+    } finally {
+      // Calls of a catalogue tool only; a refusal after the tool was found (security class) is an error.
+      if (usage && found.tool)
+        usage.call(
+          caller.subscription.id,
+          found.tool.name,
+          result === undefined || result.isError === true ? 'error' : 'ok',
+          performance.now() - started,
+        );
+    }
     if (result.isError === true) trace.annotate?.({ toolError: true });
     return result;
   }
@@ -75,6 +93,7 @@ export class ToolService {
     params: Record<string, unknown>,
     version: string,
     trace: CallTrace,
+    found: { tool?: Tool },
   ): Promise<CallToolResult> {
     const name = params.name;
     if (typeof name !== 'string' || name === '')
@@ -85,6 +104,7 @@ export class ToolService {
     await this.options.directory.refresh();
     const tool = this.options.directory.find(name, (n) => mayUseTool(caller, n));
     if (!tool) throw new GatewayError('UNKNOWN_TOOL', `Unknown tool: ${name}`);
+    found.tool = tool;
     trace.annotate?.({ tool: tool.name, backend: tool.backend });
     this.options.gatekeeper.authorize(caller, tool);
 

@@ -8,15 +8,25 @@ import { portalPlugin, type PortalContext } from './plugin.js';
 import { registerDeveloperPages } from './pages/developer.js';
 import { registerAdminRequestPages } from './pages/admin-requests.js';
 import { registerAdminAuditPages } from './pages/admin-audit.js';
+import { registerToolsUsagePages } from './pages/tools-usage.js';
+import { registerIdentityProviderPages } from './pages/admin-identity-provider.js';
+import { liveServicesOf } from '../admin/live-extension.js';
 
 type PageRegistration = (app: FastifyInstance, portal: PortalContext) => void;
 
-/** Pages of other parts of the admin plane (tools, identity provider, usage) added by their modules. */
+/** Every page of the portal, on admin-core's services and the live services (tools, identity provider, usage). */
 export function portalPages(context: AdminPluginContext): PageRegistration[] {
+  const live = liveServicesOf(context);
   return [
     registerDeveloperPages(context.services),
     registerAdminRequestPages(context.services),
     registerAdminAuditPages(context.services),
+    registerToolsUsagePages({
+      tools: live.tools,
+      usage: live.usage,
+      visibleSubscriptions: (actor) => context.services.applications.visibleSubscriptions(actor),
+    }),
+    registerIdentityProviderPages({ identityProvider: live.identityProvider }),
   ];
 }
 

@@ -1,6 +1,6 @@
 // Stored approval state of tools (overrides configuration). Written by the CLI (and later the admin API),
 // read by every gateway replica.
-import type { Database } from '../../shared/db/types.js';
+import type { Database, SqlExecutor } from '../../shared/db/types.js';
 import type { ApprovalSource, ApprovalState } from '../catalogue/directory.js';
 
 export interface ApprovalRecord {
@@ -37,13 +37,29 @@ export class ApprovalRepository implements ApprovalSource {
     }));
   }
 
-  async set(toolName: string, state: ApprovalState, by: string, at = new Date()): Promise<void> {
-    await this.db.execute(
+  /** With `tx`, inside that transaction (the admin API writes it together with its audit entry). */
+  async set(
+    toolName: string,
+    state: ApprovalState,
+    by: string,
+    at = new Date(),
+    tx: SqlExecutor = this.db,
+  ): Promise<void> {
+    await tx.execute(
       `INSERT INTO gateway_tool_approvals (tool_name, state, updated_at, updated_by)
        VALUES ($1, $2, $3, $4)
        ON CONFLICT (tool_name) DO UPDATE SET state = excluded.state,
          updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
       [toolName, state, at.toISOString(), by],
     );
+  }
+
+  /** Moves a stored state to a tool's new name (a rename by the admin API), inside `tx`. */
+  async rename(tx: SqlExecutor, from: string, to: string): Promise<void> {
+    await tx.execute('DELETE FROM gateway_tool_approvals WHERE tool_name = $1', [to]);
+    await tx.execute('UPDATE gateway_tool_approvals SET tool_name = $1 WHERE tool_name = $2', [
+      to,
+      from,
+    ]);
   }
 }

@@ -22,4 +22,51 @@ export const gatewayMigrations: readonly Migration[] = [
   updated_by TEXT NOT NULL
 )`,
   },
+  {
+    version: 3,
+    name: 'identity-provider settings versions',
+    up: `CREATE TABLE gateway_idp_settings (
+  version INTEGER PRIMARY KEY,
+  settings TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  created_by TEXT NOT NULL,
+  reverted_from INTEGER
+)`,
+  },
+  {
+    version: 4,
+    name: 'tool settings',
+    up: `CREATE TABLE gateway_tool_settings (
+  tool_name TEXT PRIMARY KEY,
+  settings TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  updated_by TEXT NOT NULL
+)`,
+  },
+  {
+    version: 5,
+    name: 'usage per minute',
+    // h0..h9: latency histogram counts (bounds in src/gateway/usage/histogram.ts).
+    up: `CREATE TABLE gateway_usage_minutes (
+  minute TEXT NOT NULL,
+  subscription_id TEXT NOT NULL,
+  tool TEXT NOT NULL,
+  requests BIGINT NOT NULL,
+  quota_refusals BIGINT NOT NULL,
+  errors BIGINT NOT NULL,
+  latency_count BIGINT NOT NULL,
+  latency_sum_us BIGINT NOT NULL,
+  h0 BIGINT NOT NULL DEFAULT 0,
+  h1 BIGINT NOT NULL DEFAULT 0,
+  h2 BIGINT NOT NULL DEFAULT 0,
+  h3 BIGINT NOT NULL DEFAULT 0,
+  h4 BIGINT NOT NULL DEFAULT 0,
+  h5 BIGINT NOT NULL DEFAULT 0,
+  h6 BIGINT NOT NULL DEFAULT 0,
+  h7 BIGINT NOT NULL DEFAULT 0,
+  h8 BIGINT NOT NULL DEFAULT 0,
+  h9 BIGINT NOT NULL DEFAULT 0,
+  PRIMARY KEY (minute, subscription_id, tool)
+)`,
+  },
 ];

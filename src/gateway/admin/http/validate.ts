@@ -6,7 +6,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { AdminError, type FieldProblem } from '../errors.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const ajv = addFormats(new Ajv({ allErrors: true, strict: false, coerceTypes: false }));
+const ajv = addFormats(new Ajv({ allErrors: true, strict: false, coerceTypes: false, verbose: true }));
 const compiled = new WeakMap<TSchema, ValidateFunction>();
 
 /** The value if it matches the schema; otherwise a VALIDATION_FAILED error naming each bad field. */
@@ -52,10 +52,29 @@ function describe(error: ErrorObject): FieldProblem {
         message: 'is not a known field',
       };
     case 'anyOf':
-      return { field: path.join('.'), message: 'does not match any allowed form' };
+      return { field: path.join('.'), message: `must be ${alternatives(error.schema)}` };
     default:
       return { field: path.join('.'), message: error.message ?? 'is invalid' };
   }
+}
+
+/** "one of "a", "b"" for a union of constants; else the forms, e.g. "an array or "all"". */
+function alternatives(branches: unknown): string {
+  if (!Array.isArray(branches)) return 'one of the allowed forms';
+  const forms = branches.map((b: { const?: unknown; type?: unknown }) =>
+    b.const !== undefined
+      ? JSON.stringify(b.const)
+      : b.type === 'array'
+        ? 'an array'
+        : b.type === 'null'
+          ? 'null'
+          : typeof b.type === 'string'
+            ? `a ${b.type}`
+            : 'another form',
+  );
+  return branches.every((b: { const?: unknown }) => b.const !== undefined)
+    ? `one of ${forms.join(', ')}`
+    : forms.join(' or ');
 }
 
 function dedupe(fields: FieldProblem[]): FieldProblem[] {

@@ -1,0 +1,145 @@
+// The usage table (gateway_usage_minutes): one row per minute, subscription and tool. Replicas add to
+// a row with an upsert that sums in SQL, so any number of them can flush into the same minute on SQLite
+// and PostgreSQL alike; the query side sums the minutes of a window.
+import type { Database, SqlExecutor, SqlValue } from '../../shared/db/types.js';
+import { BUCKETS, quantile } from './histogram.js';
+
+export interface UsageCounts {
+  requests: number;
+  quotaRefusals: number;
+  errors: number;
+  latencyCount: number;
+  /** Microseconds (integers add exactly). */
+  latencySumUs: number;
+  /** Counts per latency bucket (histogram.ts), BUCKETS long. */
+  buckets: number[];
+}
+
+export interface UsageRow extends UsageCounts {
+  /** Start of the minute, ISO 8601 UTC (`2026-11-25T10:31:00.000Z`). */
+  readonly minute: string;
+  readonly subscriptionId: string;
+  readonly tool: string;
+}
+
+export type UsageWindow = 'hour' | 'day';
+
+export const WINDOW_MS: Readonly<Record<UsageWindow, number>> = {
+  hour: 3_600_000,
+  day: 86_400_000,
+};
+
+export interface UsageSummary {
+  readonly subscriptionId: string;
+  readonly tool: string;
+  readonly requests: number;
+  readonly quotaRefusals: number;
+  readonly errors: number;
+  readonly latency: {
+    readonly count: number;
+    readonly avgMs: number | null;
+    readonly p50Ms: number | null;
+    readonly p95Ms: number | null;
+  };
+}
+
+export interface UsageQuery {
+  readonly window: UsageWindow;
+  readonly subscriptionId?: string | undefined;
+  readonly tool?: string | undefined;
+  /** The end of the window (default now). */
+  readonly now?: Date | undefined;
+}
+
+const H = Array.from({ length: BUCKETS }, (_, i) => `h${i}`);
+const COUNTERS = [
+  'requests',
+  'quota_refusals',
+  'errors',
+  'latency_count',
+  'latency_sum_us',
+  ...H,
+] as const;
+
+const UPSERT = `INSERT INTO gateway_usage_minutes (minute, subscription_id, tool, ${COUNTERS.join(', ')})
+VALUES (${Array.from({ length: COUNTERS.length + 3 }, (_, i) => `$${i + 1}`).join(', ')})
+ON CONFLICT (minute, subscription_id, tool) DO UPDATE SET
+${COUNTERS.map((c) => `  ${c} = gateway_usage_minutes.${c} + excluded.${c}`).join(',\n')}`;
+
+export class UsageStore {
+  constructor(private readonly db: Database) {}
+
+  /** Adds the rows to the stored minutes, in one transaction. */
+  async add(rows: readonly UsageRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.transaction(async (tx) => {
+      for (const row of rows) await tx.execute(UPSERT, params(row));
+    });
+  }
+
+  /** Deletes the minutes before `cutoff`; returns how many rows went. */
+  async prune(cutoff: Date, tx: SqlExecutor = this.db): Promise<number> {
+    return tx.execute('DELETE FROM gateway_usage_minutes WHERE minute < $1', [
+      cutoff.toISOString(),
+    ]);
+  }
+
+  /** Per subscription and tool over the last hour or day, ordered by subscription then tool. */
+  async summarise(query: UsageQuery): Promise<UsageSummary[]> {
+    const now = query.now ?? new Date();
+    const since = minuteOf(now.getTime() - WINDOW_MS[query.window] + 60_000);
+    const where = ['minute >= $1'];
+    const values: SqlValue[] = [since];
+    if (query.subscriptionId !== undefined) {
+      values.push(query.subscriptionId);
+      where.push(`subscription_id = $${values.length}`);
+    }
+    if (query.tool !== undefined) {
+      values.push(query.tool);
+      where.push(`tool = $${values.length}`);
+    }
+    const rows = await this.db.query<Record<string, string | number>>(
+      `SELECT subscription_id, tool, ${COUNTERS.map((c) => `SUM(${c}) AS ${c}`).join(', ')}
+       FROM gateway_usage_minutes WHERE ${where.join(' AND ')}
+       GROUP BY subscription_id, tool ORDER BY subscription_id, tool`,
+      values,
+    );
+    return rows.map((r) => {
+      const buckets = H.map((h) => Number(r[h] ?? 0));
+      const count = Number(r.latency_count ?? 0);
+      const sumUs = Number(r.latency_sum_us ?? 0);
+      return {
+        subscriptionId: String(r.subscription_id),
+        tool: String(r.tool),
+        requests: Number(r.requests ?? 0),
+        quotaRefusals: Number(r.quota_refusals ?? 0),
+        errors: Number(r.errors ?? 0),
+        latency: {
+          count,
+          avgMs: count === 0 ? null : Math.round(sumUs / count / 100) / 10,
+          p50Ms: quantile(buckets, 0.5),
+          p95Ms: quantile(buckets, 0.95),
+        },
+      };
+    });
+  }
+}
+
+/** The start of the minute holding `ms`, as stored. */
+export function minuteOf(ms: number): string {
+  return new Date(Math.floor(ms / 60_000) * 60_000).toISOString();
+}
+
+function params(row: UsageRow): SqlValue[] {
+  return [
+    row.minute,
+    row.subscriptionId,
+    row.tool,
+    row.requests,
+    row.quotaRefusals,
+    row.errors,
+    row.latencyCount,
+    Math.round(row.latencySumUs),
+    ...Array.from({ length: BUCKETS }, (_, i) => row.buckets[i] ?? 0),
+  ];
+}
