@@ -13,7 +13,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Provider from 'oidc-provider';
-import { exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
+import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { chromiumArgs, ensureChromium, freshProfile } from '../helpers/chromium.js';
 import { finished, spawnCli, waitForSummary } from '../helpers/process.js';
@@ -125,6 +125,7 @@ describe('portal in a real browser', { skip }, () => {
       configFile,
       JSON.stringify({
         admin: { oidc: { issuer: oidc.issuer, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } },
+        gateway: { auth: { settingsRefreshMs: 300 } },
       }),
     );
     child = spawnCli(['start', '--json', '--config', configFile], {
@@ -332,6 +333,93 @@ describe('portal in a real browser', { skip }, () => {
     const all = JSON.stringify(await subscriptions.json());
     assert.match(all, /invoice-agent/);
     assert.doesNotMatch(all, /rejected-agent/, 'nothing was provisioned for the rejected request');
+  });
+
+  /** Presses Tab until the focused element matches (id, or TAG:text); fails after `max` presses. */
+  async function tabTo(page: Page, target: string, max = 80): Promise<void> {
+    for (let i = 0; i < max; i += 1) {
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate<string>(
+        '(() => { const el = document.activeElement; return el ? el.id || `${el.tagName}:${el.textContent}` : ""; })()',
+      );
+      if (focused === target) return;
+    }
+    assert.fail(`Tab never reached ${target}`);
+  }
+
+  /** Replaces the focused field's text, from the keyboard. */
+  async function retype(page: Page, text: string): Promise<void> {
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    if (text !== '') await page.keyboard.type(text);
+  }
+
+  test('an identity-provider change made in the portal (keyboard only) is honoured without a restart', async () => {
+    const tokenOf = (issuer: string) =>
+      new SignJWT({ email: 'alice@example.com' })
+        .setProtectedHeader({ alg: 'ES256', kid: keyServer.kid, typ: 'JWT' })
+        .setIssuer(issuer)
+        .setAudience(summary.mcpUrl)
+        .setSubject('alice')
+        .setIssuedAt()
+        .setExpirationTime('10m')
+        .sign(keyServer.key);
+    const newToken = await tokenOf(keyServer.issuer);
+    const call = (token: string) =>
+      rpc(
+        summary.mcpUrl,
+        { 'Ocp-Apim-Subscription-Key': developmentKey, Authorization: `Bearer ${token}` },
+        'tools/call',
+        { name: 'getMyAccountBalance', arguments: {} },
+      );
+    assert.equal((await call(newToken)).status, 401, 'before the change the new issuer is unknown');
+
+    await admin.goto(`${summary.portalUrl}admin/identity-provider`);
+    await admin.locator('body').focus();
+    await tabTo(admin, 'f-issuer');
+    await retype(admin, keyServer.issuer);
+    await admin.keyboard.press('Tab');
+    assert.equal(await admin.evaluate<string>('document.activeElement.id'), 'f-audience');
+    await retype(admin, summary.mcpUrl);
+    await admin.keyboard.press('Tab');
+    await retype(admin, `${keyServer.issuer}/.well-known/openid-configuration`);
+    await admin.keyboard.press('Tab');
+    await retype(admin, ''); // no static keys: they come from discovery
+    await admin.keyboard.press('Tab');
+    await retype(admin, 'ES256');
+    await tabTo(admin, 'f-sampleToken');
+    await admin.keyboard.type(newToken);
+    await tabTo(admin, 'BUTTON:Validate');
+    await admin.keyboard.press('Enter');
+    await admin.locator('#report-title').waitFor();
+    const report =
+      (await admin.locator('section[aria-labelledby="report-title"]').textContent()) ?? '';
+    assert.match(report, /the gateway can use these settings/);
+    assert.ok(report.includes(keyServer.kid), 'the key id found through discovery is shown');
+    assert.match(report, /Sample token:\s*accepted/);
+    await shot(admin, 'identity-provider-validated');
+
+    await admin.locator('body').focus();
+    await tabTo(admin, 'BUTTON:Save');
+    await admin.keyboard.press('Enter');
+    await admin.waitForURL(/done=saved/);
+
+    // The running gateway picks the stored version up within its refresh interval: poll, no timing claims.
+    const deadline = Date.now() + 30_000;
+    let accepted = await call(newToken);
+    while (accepted.status !== 200 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      accepted = await call(newToken);
+    }
+    assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
+    assert.equal(accepted.body.result.isError, undefined, JSON.stringify(accepted.body));
+    const old = await call(summary.sampleToken);
+    assert.equal(old.status, 401, 'a token of the old issuer is refused now');
+
+    await admin.goto(`${summary.portalUrl}admin/audit?action=identity-provider.update`);
+    const audit = (await admin.locator('main').textContent()) ?? '';
+    assert.match(audit, /identity-provider\.update/);
+    assert.ok(audit.includes(keyServer.issuer));
   });
 
   test('the admin sees subscriptions with key age, and the audit log', async () => {
