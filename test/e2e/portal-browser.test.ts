@@ -403,6 +403,7 @@ describe('portal in a real browser', { skip }, () => {
     await tabTo(admin, 'BUTTON:Save');
     await admin.keyboard.press('Enter');
     await admin.waitForURL(/done=saved/);
+    await shot(admin, 'identity-provider-saved');
 
     // The running gateway picks the stored version up within its refresh interval: poll, no timing claims.
     const deadline = Date.now() + 30_000;
@@ -426,6 +427,12 @@ describe('portal in a real browser', { skip }, () => {
     await admin.goto(`${summary.portalUrl}admin/subscriptions`);
     assert.match((await admin.locator('main').textContent()) ?? '', /0 days old/);
     await shot(admin, 'admin-subscriptions');
+    await admin.goto(`${summary.portalUrl}admin/tools`);
+    assert.match((await admin.locator('main').textContent()) ?? '', /getMyAccountBalance/);
+    await shot(admin, 'admin-tools');
+    await dev.goto(`${summary.portalUrl}usage?window=day`);
+    assert.equal(await dev.locator('h1').textContent(), 'Usage');
+    await shot(dev, 'usage');
     await admin.goto(`${summary.portalUrl}admin/audit`);
     const text = (await admin.locator('main').textContent()) ?? '';
     assert.match(text, /access-request\.approve/);
