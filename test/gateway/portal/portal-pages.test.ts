@@ -276,4 +276,66 @@ describe('portal pages on the admin app (inject)', () => {
     assert.equal(suspended.statusCode, 303);
     assert.equal((await services.subscriptions.get(id))?.status, 'suspended');
   });
+
+  test('tools: the admin revokes a tool from the portal; developers cannot open the page', async () => {
+    const dev = await signIn(await userToken('frank'));
+    assert.equal((await get(dev, '/portal/admin/tools')).statusCode, 403);
+    const admin = await signIn(adminToken);
+    const page = await get(admin, '/portal/admin/tools');
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /getPayment/);
+    assert.match(page.body, /<label for="getPayment-approval">Approval<\/label/);
+    const changed = await post(
+      admin,
+      '/portal/admin/tools/getPayment',
+      { approval: 'revoked', securityClass: 'user' },
+      '/portal/admin/tools',
+    );
+    assert.equal(changed.statusCode, 303, changed.body);
+    const audit = await get(admin, '/portal/admin/audit?target=getPayment');
+    assert.match(audit.body, /getPayment/);
+    const refreshed = await get(admin, '/portal/admin/tools?done=getPayment');
+    assert.match(refreshed.body, /Tool getPayment saved/);
+  });
+
+  test('identity provider: a JWKS that is not JSON is refused at its field; an unusable provider is not saved', async () => {
+    const admin = await signIn(adminToken);
+    const page = await get(admin, '/portal/admin/identity-provider');
+    assert.equal(page.statusCode, 200);
+    const base = {
+      mode: 'conditional',
+      issuer: 'http://127.0.0.1:1/idp',
+      audience: 'http://127.0.0.1:8080/mcp',
+      discoveryUrl: '',
+      algorithms: '',
+      forwardClaims: '',
+      sampleToken: '',
+    };
+    const badJson = await post(
+      admin,
+      '/portal/admin/identity-provider',
+      { ...base, jwks: '{not json', intent: 'validate' },
+      '/portal/admin/identity-provider',
+    );
+    assert.equal(badJson.statusCode, 400);
+    assert.match(badJson.body, /id="f-jwks-error"/);
+    assert.match(badJson.body, /aria-describedby="f-jwks-error"/);
+
+    const unreachable = await post(
+      admin,
+      '/portal/admin/identity-provider',
+      {
+        ...base,
+        discoveryUrl: 'http://127.0.0.1:1/idp/.well-known/openid-configuration',
+        jwks: '',
+        intent: 'save',
+      },
+      '/portal/admin/identity-provider',
+    );
+    assert.equal(unreachable.statusCode, 422);
+    assert.match(unreachable.body, /Not saved/);
+    assert.match(unreachable.body, /problems found/);
+    const versions = await services.audit.query({ action: 'identity-provider.update' });
+    assert.equal(versions.length, 0, 'nothing was saved or audited');
+  });
 });
