@@ -18,6 +18,8 @@ import { createDevIdp } from '../gateway/auth/dev-idp/idp.js';
 import { resolveIdentitySettings } from '../gateway/auth/settings.js';
 import { openGatewayStore } from './commands/gateway-store.js';
 import { BootstrapTokens } from '../gateway/admin/bootstrap-token.js';
+import { AuditLog } from '../gateway/admin/audit-log.js';
+import { SYSTEM_ACTOR } from '../gateway/admin/actor.js';
 
 const SECRETS_FILE = 'demo-secrets.json';
 const DEMO_APPLICATION = 'demo-agent';
@@ -184,7 +186,13 @@ export async function demoAdminToken(config: FrozenConfig): Promise<AdminTokenNo
     const secrets = await readSecrets(config.dataDir);
     if (secrets.adminToken !== undefined && (await tokens.verify(secrets.adminToken)))
       return { kind: 'demo', token: secrets.adminToken };
-    const { token } = await tokens.rotate();
+    const { token, createdAt } = await tokens.rotate();
+    await new AuditLog(db).append({
+      actor: SYSTEM_ACTOR,
+      action: 'admin-token.rotate',
+      target: { type: 'admin-token', id: 'bootstrap' },
+      after: { token: `…${token.slice(-4)}`, createdAt, reason: 'generated for the demo setup' },
+    });
     await writeSecrets(config.dataDir, { ...secrets, adminToken: token });
     return { kind: 'demo', token };
   } finally {

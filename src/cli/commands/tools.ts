@@ -1,13 +1,18 @@
 // `toolgate tools list|approve|revoke|reload`: the tool catalogue and its approval state (stored in the
 // gateway database; configuration `approve` is the default a stored decision overrides), and the request
-// that every gateway replica rebuild its catalogue from the backends' current OpenAPI documents.
-import { userInfo } from 'node:os';
+// that every gateway replica rebuild its catalogue from the backends' current OpenAPI documents. Approvals go
+// through the admin plane's ToolSettingsService as `cli:<user>`, so they are decided in one place and audited.
 import { loadConfig } from '../../config/load.js';
-import type { FrozenConfig } from '../../config/schema.js';
 import { configApprovals } from '../../gateway/catalogue/directory.js';
 import { loadCatalogue } from '../../gateway/catalogue/load.js';
 import type { Catalogue } from '../../gateway/catalogue/types.js';
-import { ApprovalRepository } from '../../gateway/storage/approvals.js';
+import { openAdminServices } from '../../gateway/admin/services.js';
+import {
+  ToolSettingsService,
+  securityClassOf,
+  type AdminTool,
+} from '../../gateway/admin/tool-settings.js';
+import { cliActor } from '../actor.js';
 import { CatalogueGenerationRepository } from '../../gateway/storage/catalogue-generation.js';
 import { COMMON_OPTIONS, UsageError, parseCommandArgs } from '../args.js';
 import type { StoreLocation } from '../store-location.js';
@@ -37,6 +42,8 @@ Options:
 
 interface Row {
   readonly name: string;
+  /** The name configuration gives the tool (differs after a rename through the admin API). */
+  readonly configuredName: string;
   readonly backend: string;
   readonly securityClass: string;
   readonly approved: boolean;
@@ -67,16 +74,30 @@ export const toolsCommand: Command = {
     const catalogue = await loadCatalogue(config.gateway.backends);
     const { db, location } = await openGatewayStore(config, { mayCreate: action !== 'list' });
     try {
-      const repo = new ApprovalRepository(db);
+      // The admin plane's service: one place decides (and audits, as cli:<user>) a tool's approval.
+      const tools = new ToolSettingsService({
+        db,
+        audit: openAdminServices(db, config).audit,
+        loadCatalogue: async () => ({
+          catalogue,
+          configApproved: configApprovals(catalogue, config.gateway.backends),
+        }),
+      });
       if (action !== 'list') {
-        const unknown = names.filter((n) => !catalogue.byName.has(n));
+        const known = new Set((await tools.list()).flatMap((t) => [t.name, t.configuredName]));
+        const unknown = names.filter((n) => !known.has(n));
         if (unknown.length > 0) throw new UsageError(`unknown tool(s): ${unknown.join(', ')}`);
-        const by = `cli:${safeUser()}`;
+        const actor = cliActor(context.env);
         for (const name of names)
-          await repo.set(name, action === 'approve' ? 'approved' : 'revoked', by);
+          await tools.update(actor, name, {
+            approval: action === 'approve' ? 'approved' : 'revoked',
+          });
       }
-      const rows = await table(config, catalogue, repo);
-      const shown = action === 'list' ? rows : rows.filter((r) => names.includes(r.name));
+      const rows = (await tools.list()).map(rowOf);
+      const shown =
+        action === 'list'
+          ? rows
+          : rows.filter((r) => names.includes(r.name) || names.includes(r.configuredName));
       print(context, shown, values.json === true, location);
       return 0;
     } finally {
@@ -103,7 +124,9 @@ async function reload(
   }
   const { db, location } = await openGatewayStore(config, { mayCreate: false });
   try {
-    const generation = await new CatalogueGenerationRepository(db).bump(`cli:${safeUser()}`);
+    const generation = await new CatalogueGenerationRepository(db).bump(
+      cliActor(context.env).subject,
+    );
     const refreshMs = config.gateway.mcp.approvalRefreshMs;
     if (json)
       context.stdout.write(
@@ -119,25 +142,17 @@ async function reload(
   }
 }
 
-async function table(
-  config: FrozenConfig,
-  catalogue: Catalogue,
-  repo: ApprovalRepository,
-): Promise<Row[]> {
-  const fromConfig = configApprovals(catalogue, config.gateway.backends);
-  const stored = await repo.load();
-  return catalogue.tools.map((t) => {
-    const state = stored.get(t.name);
-    return {
-      name: t.name,
-      backend: t.backend,
-      securityClass: t.securityClass,
-      approved: state === undefined ? fromConfig.has(t.name) : state === 'approved',
-      source: state === undefined ? 'config' : 'stored',
-      method: t.operation.method,
-      path: t.operation.pathTemplate,
-    };
-  });
+function rowOf(tool: AdminTool): Row {
+  return {
+    name: tool.name,
+    configuredName: tool.configuredName,
+    backend: tool.backend,
+    securityClass: securityClassOf(tool.securityClass),
+    approved: tool.approval.state === 'approved',
+    source: tool.approval.source === 'stored' ? 'stored' : 'config',
+    method: tool.operation.method,
+    path: tool.operation.path,
+  };
 }
 
 function print(
@@ -166,12 +181,4 @@ function print(
         .join('  ')
         .trimEnd()}\n`,
     );
-}
-
-function safeUser(): string {
-  try {
-    return userInfo().username || 'unknown';
-  } catch {
-    return 'unknown';
-  }
 }

@@ -47,7 +47,12 @@ export async function createAdminApp(options: CreateAdminAppOptions): Promise<Fa
   const { config, logger, db } = options;
   const services = options.services ?? openAdminServices(db, config);
   const closers: (() => unknown)[] = [];
-  const verifier = verifierSource(options.verifier, config, closers);
+  const extensions = options.extensions ?? INSTALLED_ADMIN_EXTENSIONS;
+  const fromExtension = extensions.find((e) => e.userTokenVerifier !== undefined);
+  const verifier =
+    options.verifier === undefined && fromExtension?.userTokenVerifier !== undefined
+      ? await fromExtension.userTokenVerifier({ config, logger, db })
+      : verifierSource(options.verifier, config, closers);
   const authenticator = new AdminAuthenticator({
     bootstrapTokens: services.bootstrapTokens,
     verifier,
@@ -74,7 +79,7 @@ export async function createAdminApp(options: CreateAdminAppOptions): Promise<Fa
     ...(options.extraRoutes ?? []),
   ];
   let portal = options.portal;
-  for (const extension of options.extensions ?? INSTALLED_ADMIN_EXTENSIONS) {
+  for (const extension of extensions) {
     if (extension.routes) modules.push(...(await extension.routes(context)));
     if (extension.portal && portal === undefined) portal = await extension.portal(context);
     if (extension.close) closers.push(() => extension.close?.());

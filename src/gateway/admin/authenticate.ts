@@ -58,12 +58,12 @@ export class AdminAuthenticator {
         isAuthError(error) ? `invalid user token: ${error.message}` : 'invalid user token',
       );
     }
-    return actorOf(user, this.options.roleClaim, this.options.adminRole, 'bearer-token');
+    return actorFromUser(user, this.options.roleClaim, this.options.adminRole, 'bearer-token');
   }
 }
 
 /** The actor a verified user token stands for (shared with the portal's OIDC sessions). */
-export function actorOf(
+export function actorFromUser(
   user: VerifiedUser,
   roleClaim: string,
   adminRole: string,

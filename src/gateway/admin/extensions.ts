@@ -25,6 +25,14 @@ export interface AdminPluginContext {
 
 export interface AdminExtension {
   readonly name: string;
+  /**
+   * Replaces how user tokens are verified (e.g. identity-provider settings stored and changed at run time):
+   * returns the verifier in force at each call. The first extension that provides one wins; without one,
+   * the gateway's configured verifier is used.
+   */
+  userTokenVerifier?(
+    base: Pick<AdminPluginContext, 'config' | 'logger' | 'db'>,
+  ): (() => JwtVerifier | null) | Promise<() => JwtVerifier | null>;
   routes?(
     context: AdminPluginContext,
   ): readonly AdminRouteModule[] | Promise<readonly AdminRouteModule[]>;

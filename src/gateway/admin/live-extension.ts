@@ -14,8 +14,7 @@ export function liveServicesOf(context: AdminPluginContext): LiveAdminServices {
     config: context.config,
     db: context.db,
     audit,
-    subscriptionsOf: async (actor) =>
-      (await applications.visibleSubscriptions(actor)).map((s) => s.id),
+    subscriptionsOf: (actor) => applications.visibleSubscriptions(actor),
   });
 }
 

@@ -7,6 +7,7 @@ import type { FetchFn } from '../auth/jwt/fetch-json.js';
 import { resolveIdentitySettings } from '../auth/settings.js';
 import { PRODUCTION_MAX_TOKEN_LIFETIME_SECONDS } from '../../config/gateway-jwt.js';
 import type { Actor } from './actor.js';
+import type { SubscriptionView } from './views.js';
 import type { AuditSink } from './audit-sink.js';
 import { IdentityProviderService } from './identity-provider/service.js';
 import { ToolSettingsService, configuredToolCatalogue } from './tool-settings.js';
@@ -22,8 +23,8 @@ export interface LiveAdminServiceDeps {
   readonly config: FrozenConfig;
   readonly db: Database;
   readonly audit: AuditSink;
-  /** The subscription ids a developer may see usage of (admin-core: their applications'). */
-  readonly subscriptionsOf: (actor: Actor) => Promise<readonly string[]>;
+  /** The subscriptions an actor may see usage of (admin-core's ApplicationService.visibleSubscriptions). */
+  readonly subscriptionsOf: (actor: Actor) => Promise<readonly SubscriptionView[]>;
   /** Replaces global fetch for identity-provider validation (tests). */
   readonly fetch?: FetchFn | undefined;
 }

@@ -24,6 +24,11 @@ import { AdminError, requireAdmin } from './errors.js';
 import { validated } from './http/validate.js';
 import { stringEnum } from './validate-input.js';
 
+/** The catalogue's name of an admin API security class. */
+export function securityClassOf(api: ApiSecurityClass): SecurityClass {
+  return FROM_API[api];
+}
+
 /** Security classes as the admin API names them. */
 export type ApiSecurityClass = 'public' | 'user' | 'optional';
 
@@ -88,6 +93,8 @@ export interface AdminTool {
   readonly operationId?: string | undefined;
   readonly title?: string | undefined;
   readonly description?: string | undefined;
+  /** The backend operation the tool calls. */
+  readonly operation: { readonly method: string; readonly path: string };
   readonly approval: {
     readonly state: ApprovalState;
     readonly source: 'configuration' | 'stored';
@@ -175,26 +182,15 @@ export class ToolSettingsService {
       if (patch.approval !== undefined)
         await this.approvals.set(newName, patch.approval, actor.subject, now, tx);
       const tool = settled.catalogue.byName.get(newName) as Tool;
-      const approvalState = patch.approval ?? before.approval.state;
-      const after = view(
-        tool,
-        before.configuredName,
-        configured.configApproved,
-        patch.approval === undefined && before.approval.source === 'configuration'
-          ? undefined
-          : {
-              state: approvalState,
-              updatedAt:
-                patch.approval === undefined
-                  ? (before.approval.updatedAt ?? now.toISOString())
-                  : now.toISOString(),
-              updatedBy:
-                patch.approval === undefined
-                  ? (before.approval.updatedBy ?? actor.subject)
-                  : actor.subject,
-            },
-        next,
-      );
+      // The approval after: the one just stored, else the stored one carried over (a rename moved it),
+      // else none (configuration decides, by the configured name).
+      const approval =
+        patch.approval !== undefined
+          ? { state: patch.approval, updatedAt: now.toISOString(), updatedBy: actor.subject }
+          : before.approval.source === 'stored'
+            ? before.approval
+            : undefined;
+      const after = view(tool, before.configuredName, configured.configApproved, approval, next);
       await this.deps.audit.append(
         {
           actor,
@@ -277,6 +273,7 @@ function view(
     operationId: tool.operationId,
     title: tool.title,
     description: tool.description,
+    operation: { method: tool.operation.method, path: tool.operation.pathTemplate },
     approval: approval
       ? {
           state: approval.state,

@@ -6,6 +6,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { Database } from '../../shared/db/types.js';
 import { UsageStore, WINDOW_MS, type UsageSummary, type UsageWindow } from '../usage/store.js';
 import type { Actor } from './actor.js';
+import type { RotationDue } from './key-policy.js';
+import type { KeyView, SubscriptionView } from './views.js';
 import { validated } from './http/validate.js';
 import { stringEnum } from './validate-input.js';
 
@@ -20,18 +22,31 @@ export const UsageQuerySchema = Type.Object(
 
 export type UsageQueryInput = Static<typeof UsageQuerySchema>;
 
+/** A subscription the report has rows of, with its keys' age under the rotation policy. */
+export interface UsageSubscription {
+  readonly id: string;
+  readonly application: string;
+  readonly environment: string;
+  readonly status: string;
+  readonly keys: readonly Pick<KeyView, 'slot' | 'masked' | 'ageDays' | 'rotationDue'>[];
+  /** Some key is due for rotation (`warn`) or past it (`expired`). */
+  readonly rotationDue: RotationDue;
+}
+
 export interface UsageReport {
   readonly window: UsageWindow;
   /** Start and end of the window (ISO 8601). */
   readonly since: string;
   readonly until: string;
   readonly rows: readonly UsageSummary[];
+  /** The subscriptions of the rows (known ones), so the usage view can warn about old keys. */
+  readonly subscriptions: readonly UsageSubscription[];
 }
 
 export interface UsageServiceDeps {
   readonly db: Database;
-  /** The subscription ids a developer may see (their applications'); admins see all. */
-  readonly subscriptionsOf: (actor: Actor) => Promise<readonly string[]>;
+  /** The subscriptions the actor may see (admin-core: every one for admins, a developer's own). */
+  readonly subscriptionsOf: (actor: Actor) => Promise<readonly SubscriptionView[]>;
   readonly now?: () => Date;
 }
 
@@ -52,15 +67,43 @@ export class UsageService {
       tool: input.tool,
       now,
     });
-    if (actor.role !== 'admin' && actor.role !== 'system') {
-      const own = new Set(await this.deps.subscriptionsOf(actor));
-      rows = rows.filter((r) => own.has(r.subscriptionId));
-    }
+    const visible = new Map((await this.deps.subscriptionsOf(actor)).map((v) => [v.id, v]));
+    // Admins see every row, also of subscriptions deleted since; developers only their own.
+    if (actor.role !== 'admin' && actor.role !== 'system')
+      rows = rows.filter((r) => visible.has(r.subscriptionId));
+    const ids = [...new Set(rows.map((r) => r.subscriptionId))];
     return {
       window,
       since: new Date(now.getTime() - WINDOW_MS[window]).toISOString(),
       until: now.toISOString(),
       rows,
+      subscriptions: ids.flatMap((id) => {
+        const view = visible.get(id);
+        return view === undefined ? [] : [usageSubscription(view)];
+      }),
     };
   }
+}
+
+const DUE_ORDER: readonly RotationDue[] = ['ok', 'warn', 'expired'];
+
+function usageSubscription(view: SubscriptionView): UsageSubscription {
+  const keys = view.keys.map(({ slot, masked, ageDays, rotationDue }) => ({
+    slot,
+    masked,
+    ageDays,
+    rotationDue,
+  }));
+  const worst = keys.reduce<RotationDue>(
+    (a, k) => (DUE_ORDER.indexOf(k.rotationDue) > DUE_ORDER.indexOf(a) ? k.rotationDue : a),
+    'ok',
+  );
+  return {
+    id: view.id,
+    application: view.application,
+    environment: view.environment,
+    status: view.status,
+    keys,
+    rotationDue: worst,
+  };
 }

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from 'jose';
 import pino from 'pino';
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { createAdminApp } from '../../../src/gateway/admin/app.js';
 import { openAdminServices, type AdminServices } from '../../../src/gateway/admin/services.js';
 import { createJwtVerifier } from '../../../src/gateway/auth/jwt/verify.js';
@@ -345,6 +346,9 @@ describe('admin API', () => {
     assert.equal(reply.statusCode, 200);
     const doc = reply.json() as { openapi: string; paths: Record<string, Record<string, unknown>> };
     assert.equal(doc.openapi, '3.1.0');
+    // A valid OpenAPI 3.1 document, as a client generator would check it.
+    // (reply.json() is typed loosely by light-my-request: a fresh parse the validator may mutate.)
+    await SwaggerParser.validate(reply.json());
     for (const [path, method] of [
       ['/me', 'get'],
       ['/access-requests', 'post'],

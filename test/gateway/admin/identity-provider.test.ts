@@ -29,6 +29,7 @@ import {
 import { startFixtureBackend, type FixtureBackend } from '../support/fixture-backend.js';
 import { MCP_HEADERS, fixtureBackendConfig } from '../support/gateway.js';
 import { ADMIN, DEVELOPER, RecordingAuditSink } from './live-support.js';
+import { DATABASE_TARGETS, type OpenedDatabase } from './support.js';
 
 const OLD_ISSUER = 'https://old-idp.example.test';
 const NEW_ISSUER = 'https://new-idp.example.test';
@@ -39,147 +40,158 @@ function token(key: SigningKey, issuer: string, audience = AUDIENCE): Promise<st
   return mint(key, { iss: issuer, aud: audience, sub: 'user-1', iat: now, exp: now + 600 });
 }
 
-describe('identity-provider settings on two replicas', () => {
-  let backend: FixtureBackend;
-  let db: Database;
-  let replicas: FastifyInstance[];
-  let key: string;
-  let oldKey: SigningKey;
-  let newKey: SigningKey;
-  let service: IdentityProviderService;
-  let audit: RecordingAuditSink;
+for (const target of DATABASE_TARGETS)
+  describe(
+    `identity-provider settings on two replicas (${target.name})`,
+    { skip: target.skip },
+    () => {
+      let backend: FixtureBackend;
+      let opened: OpenedDatabase;
+      let db: Database;
+      let replicas: FastifyInstance[];
+      let key: string;
+      let oldKey: SigningKey;
+      let newKey: SigningKey;
+      let service: IdentityProviderService;
+      let audit: RecordingAuditSink;
 
-  before(async () => {
-    backend = await startFixtureBackend();
-    oldKey = await makeKey('old-1', 'ES256');
-    newKey = await makeKey('new-1', 'RS256');
-    db = openSqlite({ path: ':memory:' });
-    await migrateGatewayDatabase(db);
-    const jwt = {
-      mode: 'required',
-      issuer: OLD_ISSUER,
-      audience: AUDIENCE,
-      staticKeys: [{ jwk: oldKey.publicJwk }],
-    };
-    const config = loadConfig({
-      env: {},
-      overrides: {
-        dataDir: mkdtempSync(join(tmpdir(), 'toolgate-idp-')),
-        logging: { level: 'warn' },
-        gateway: {
-          backends: [fixtureBackendConfig(backend.baseUrl)],
-          auth: { devIdentityProvider: { enabled: false }, jwt, settingsRefreshMs: 100 },
-          usage: { enabled: false },
-        },
-      },
-    });
-    replicas = [];
-    for (let i = 0; i < 2; i++) {
-      const { logger } = createLogger({ level: 'warn', destination: new LogCapture() });
-      replicas.push(await createGateway({ config, logger, stores: { db } }));
-    }
-    key = (
-      await new SubscriptionStore(db).create({
-        application: 'idp-agent',
-        environment: 'development',
-      })
-    ).primaryKey;
-    audit = new RecordingAuditSink();
-    service = new IdentityProviderService({
-      db,
-      audit,
-      file: config.gateway.auth.jwt,
-      configured: null,
-    });
-  });
-  after(async () => {
-    for (const app of replicas) await app.close();
-    await db.close();
-    await backend.close();
-  });
+      before(async () => {
+        backend = await startFixtureBackend();
+        oldKey = await makeKey('old-1', 'ES256');
+        newKey = await makeKey('new-1', 'RS256');
+        opened = await target.open();
+        db = opened.db;
+        const jwt = {
+          mode: 'required',
+          issuer: OLD_ISSUER,
+          audience: AUDIENCE,
+          staticKeys: [{ jwk: oldKey.publicJwk }],
+        };
+        const config = loadConfig({
+          env: {},
+          overrides: {
+            dataDir: mkdtempSync(join(tmpdir(), 'toolgate-idp-')),
+            logging: { level: 'warn' },
+            gateway: {
+              backends: [fixtureBackendConfig(backend.baseUrl)],
+              auth: { devIdentityProvider: { enabled: false }, jwt, settingsRefreshMs: 100 },
+              usage: { enabled: false },
+            },
+          },
+        });
+        replicas = [];
+        for (let i = 0; i < 2; i++) {
+          const { logger } = createLogger({ level: 'warn', destination: new LogCapture() });
+          replicas.push(await createGateway({ config, logger, stores: { db } }));
+        }
+        key = (
+          await new SubscriptionStore(db).create({
+            application: 'idp-agent',
+            environment: 'development',
+          })
+        ).primaryKey;
+        audit = new RecordingAuditSink();
+        service = new IdentityProviderService({
+          db,
+          audit,
+          file: config.gateway.auth.jwt,
+          configured: null,
+        });
+      });
+      after(async () => {
+        for (const app of replicas) await app.close();
+        await opened.close();
+        await backend.close();
+      });
 
-  async function status(app: FastifyInstance, bearer: string): Promise<number> {
-    const reply = await app.inject({
-      method: 'POST',
-      url: '/mcp',
-      headers: {
-        ...MCP_HEADERS,
-        'mcp-protocol-version': '2025-11-25',
-        'ocp-apim-subscription-key': key,
-        authorization: `Bearer ${bearer}`,
-      },
-      payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    });
-    return reply.statusCode;
-  }
-
-  /** Asks every replica until `accepted` gets 200 and `refused` 401 (the poll runs in the background). */
-  async function honoured(accepted: string, refused: string): Promise<void> {
-    const deadline = Date.now() + 10_000;
-    for (const app of replicas) {
-      for (;;) {
-        if ((await status(app, accepted)) === 200 && (await status(app, refused)) === 401) break;
-        if (Date.now() > deadline) throw new Error('the replicas did not apply the settings');
-        await new Promise((r) => setTimeout(r, 25));
+      async function status(app: FastifyInstance, bearer: string): Promise<number> {
+        const reply = await app.inject({
+          method: 'POST',
+          url: '/mcp',
+          headers: {
+            ...MCP_HEADERS,
+            'mcp-protocol-version': '2025-11-25',
+            'ocp-apim-subscription-key': key,
+            authorization: `Bearer ${bearer}`,
+          },
+          payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        });
+        return reply.statusCode;
       }
-    }
-  }
 
-  test('a new issuer is honoured by both replicas, and a revert restores the old one', async () => {
-    const oldToken = await token(oldKey, OLD_ISSUER);
-    const newToken = await token(newKey, NEW_ISSUER);
-    for (const app of replicas) {
-      assert.equal(await status(app, oldToken), 200);
-      assert.equal(await status(app, newToken), 401);
-    }
-    const saved = await service.save(ADMIN, {
-      settings: {
-        mode: 'required',
-        issuer: NEW_ISSUER,
-        audience: AUDIENCE,
-        jwks: { keys: [newKey.publicJwk] },
-        forwardClaims: [{ claim: 'email', header: 'X-User-Email' }],
-      },
-      sampleToken: newToken,
-    });
-    assert.equal(saved.version, 1);
-    await honoured(newToken, oldToken);
+      /** Asks every replica until `accepted` gets 200 and `refused` 401 (the poll runs in the background). */
+      async function honoured(accepted: string, refused: string): Promise<void> {
+        const deadline = Date.now() + 10_000;
+        for (const app of replicas) {
+          for (;;) {
+            if ((await status(app, accepted)) === 200 && (await status(app, refused)) === 401)
+              break;
+            if (Date.now() > deadline) throw new Error('the replicas did not apply the settings');
+            await new Promise((r) => setTimeout(r, 25));
+          }
+        }
+      }
 
-    const reverted = await service.revert(ADMIN);
-    assert.equal(reverted.version, 2);
-    assert.equal(reverted.revertedFrom, 0);
-    assert.equal(reverted.settings, null);
-    await honoured(oldToken, newToken);
-    const current = await service.current(ADMIN);
-    assert.equal(current.source, 'none', 'configured: null in this service: the file is in force');
-    assert.equal(current.version, 2);
+      test('a new issuer is honoured by both replicas, and a revert restores the old one', async () => {
+        const oldToken = await token(oldKey, OLD_ISSUER);
+        const newToken = await token(newKey, NEW_ISSUER);
+        for (const app of replicas) {
+          assert.equal(await status(app, oldToken), 200);
+          assert.equal(await status(app, newToken), 401);
+        }
+        const saved = await service.save(ADMIN, {
+          settings: {
+            mode: 'required',
+            issuer: NEW_ISSUER,
+            audience: AUDIENCE,
+            jwks: { keys: [newKey.publicJwk] },
+            forwardClaims: [{ claim: 'email', header: 'X-User-Email' }],
+          },
+          sampleToken: newToken,
+        });
+        assert.equal(saved.version, 1);
+        await honoured(newToken, oldToken);
 
-    // Reverting again restores version 1 as version 3.
-    const again = await service.revert(ADMIN);
-    assert.deepEqual(
-      [again.version, again.revertedFrom, again.settings?.issuer],
-      [3, 1, NEW_ISSUER],
-    );
-    await honoured(newToken, oldToken);
+        const reverted = await service.revert(ADMIN);
+        assert.equal(reverted.version, 2);
+        assert.equal(reverted.revertedFrom, 0);
+        assert.equal(reverted.settings, null);
+        await honoured(oldToken, newToken);
+        const current = await service.current(ADMIN);
+        assert.equal(
+          current.source,
+          'none',
+          'configured: null in this service: the file is in force',
+        );
+        assert.equal(current.version, 2);
 
-    assert.deepEqual(
-      (await service.versions(ADMIN)).map((v) => v.version),
-      [3, 2, 1],
-    );
-    assert.deepEqual(
-      audit.entries.map((e) => e.action),
-      ['identity-provider.update', 'identity-provider.revert', 'identity-provider.revert'],
-    );
-    assert.deepEqual(audit.inTransaction, [true, true, true]);
-  });
+        // Reverting again restores version 1 as version 3.
+        const again = await service.revert(ADMIN);
+        assert.deepEqual(
+          [again.version, again.revertedFrom, again.settings?.issuer],
+          [3, 1, NEW_ISSUER],
+        );
+        await honoured(newToken, oldToken);
 
-  test('only admins', async () => {
-    await assert.rejects(
-      service.current(DEVELOPER),
-      (e: unknown) => e instanceof AdminError && e.code === 'FORBIDDEN',
-    );
-  });
-});
+        assert.deepEqual(
+          (await service.versions(ADMIN)).map((v) => v.version),
+          [3, 2, 1],
+        );
+        assert.deepEqual(
+          audit.entries.map((e) => e.action),
+          ['identity-provider.update', 'identity-provider.revert', 'identity-provider.revert'],
+        );
+        assert.deepEqual(audit.inTransaction, [true, true, true]);
+      });
+
+      test('only admins', async () => {
+        await assert.rejects(
+          service.current(DEVELOPER),
+          (e: unknown) => e instanceof AdminError && e.code === 'FORBIDDEN',
+        );
+      });
+    },
+  );
 
 describe('identity-provider validation against a real OpenID provider', () => {
   let idp: LoopbackIdp;

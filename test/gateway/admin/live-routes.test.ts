@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../../src/config/load.js';
 import { createAdminApp } from '../../../src/gateway/admin/app.js';
 import { createJwtVerifier } from '../../../src/gateway/auth/jwt/verify.js';
+import { SubscriptionStore } from '../../../src/gateway/auth/subscriptions/store.js';
 import { migrateGatewayDatabase } from '../../../src/gateway/storage/database.js';
 import { UsageStore, minuteOf } from '../../../src/gateway/usage/store.js';
 import { openSqlite } from '../../../src/shared/db/sqlite.js';
@@ -209,11 +210,16 @@ describe('live admin routes', () => {
     assert.deepEqual(actions, ['identity-provider.revert', 'identity-provider.update']);
   });
 
-  test('usage: window validated, rows per subscription and tool, developers see only their own', async () => {
+  test('usage: window validated, rows per subscription and tool with key age, developers see only their own', async () => {
+    const issued = await new SubscriptionStore(db).create({
+      application: 'usage-app',
+      environment: 'development',
+    });
+    const id = issued.subscription.id;
     await new UsageStore(db).add([
       {
         minute: minuteOf(Date.now()),
-        subscriptionId: 'sub_someone',
+        subscriptionId: id,
         tool: 'getPayment',
         requests: 3,
         quotaRefusals: 1,
@@ -230,7 +236,7 @@ describe('live admin routes', () => {
     assert.equal(hour.status, 200);
     assert.deepEqual(hour.body.rows, [
       {
-        subscriptionId: 'sub_someone',
+        subscriptionId: id,
         tool: 'getPayment',
         requests: 3,
         quotaRefusals: 1,
@@ -238,6 +244,17 @@ describe('live admin routes', () => {
         latency: { count: 3, avgMs: 10, p50Ms: 5, p95Ms: 9.5 },
       },
     ]);
+    const subscriptions = hour.body.subscriptions as {
+      id: string;
+      application: string;
+      rotationDue: string;
+      keys: { slot: string; masked: string; rotationDue: string }[];
+    }[];
+    assert.deepEqual(
+      subscriptions.map((s) => [s.id, s.application, s.rotationDue, s.keys.length]),
+      [[id, 'usage-app', 'ok', 2]],
+    );
+    assert.match(subscriptions[0]?.keys[0]?.masked ?? '', /^tgk_…/);
     const mine = await call('GET', '/usage', undefined, developerToken);
     assert.equal(mine.status, 200);
     assert.deepEqual(mine.body.rows, []);

@@ -8,8 +8,6 @@ import {
   configuredToolCatalogue,
 } from '../../../src/gateway/admin/tool-settings.js';
 import { AdminError } from '../../../src/gateway/admin/errors.js';
-import { migrateGatewayDatabase } from '../../../src/gateway/storage/database.js';
-import { openSqlite } from '../../../src/shared/db/sqlite.js';
 import type { Database } from '../../../src/shared/db/types.js';
 import { startFixtureBackend, type FixtureBackend } from '../support/fixture-backend.js';
 import {
@@ -20,6 +18,7 @@ import {
   type TestGateway,
 } from '../support/gateway.js';
 import { ADMIN, DEVELOPER, RecordingAuditSink } from './live-support.js';
+import { DATABASE_TARGETS, type OpenedDatabase } from './support.js';
 
 async function list(gw: TestGateway): Promise<Map<string, Record<string, unknown>>> {
   const r = await gw.app.inject({
@@ -45,141 +44,143 @@ async function eventually(
   }
 }
 
-describe('tool settings on two replicas', () => {
-  let backend: FixtureBackend;
-  let db: Database;
-  let replicas: TestGateway[];
-  let service: ToolSettingsService;
-  let audit: RecordingAuditSink;
+for (const target of DATABASE_TARGETS)
+  describe(`tool settings on two replicas (${target.name})`, { skip: target.skip }, () => {
+    let backend: FixtureBackend;
+    let opened: OpenedDatabase;
+    let db: Database;
+    let replicas: TestGateway[];
+    let service: ToolSettingsService;
+    let audit: RecordingAuditSink;
 
-  before(async () => {
-    backend = await startFixtureBackend();
-    db = openSqlite({ path: ':memory:' });
-    await migrateGatewayDatabase(db);
-    const gateway = {
-      backends: [fixtureBackendConfig(backend.baseUrl)],
-      mcp: { approvalRefreshMs: 0 },
-    };
-    replicas = [
-      await startTestGateway(gateway, undefined, { db }),
-      await startTestGateway(gateway, undefined, { db }),
-    ];
-    audit = new RecordingAuditSink();
-    service = new ToolSettingsService({
-      db,
-      audit,
-      loadCatalogue: configuredToolCatalogue(gateway.backends as never),
-    });
-  });
-  after(async () => {
-    for (const gw of replicas) await gw.close();
-    await db.close();
-    await backend.close();
-  });
-
-  test('list shows backend, approval, security class and annotations', async () => {
-    const tools = await service.list();
-    const get = tools.find((t) => t.name === 'getPayment');
-    assert.equal(get?.backend, 'fixture');
-    assert.deepEqual(get?.approval, { state: 'approved', source: 'configuration' });
-    assert.equal(get?.securityClass, 'public');
-    assert.equal(get?.annotations.readOnlyHint, true);
-    assert.deepEqual(get?.overrides, {});
-    assert.equal(tools.find((t) => t.name === 'getMyAccountBalance')?.securityClass, 'user');
-  });
-
-  test('rename + hidden argument + title, and a revocation, reach both replicas', async () => {
-    for (const gw of replicas) assert.ok((await list(gw)).has('getPayment'));
-    const renamed = await service.update(ADMIN, 'getPayment', {
-      name: 'readPayment',
-      title: 'Read one payment',
-      hidden: { verbose: true },
-      securityClass: 'user',
-    });
-    assert.equal(renamed.name, 'readPayment');
-    assert.equal(renamed.configuredName, 'getPayment');
-    assert.deepEqual(renamed.hiddenArguments, ['verbose']);
-    assert.equal(renamed.securityClass, 'user');
-    const revoked = await service.update(ADMIN, 'cancelPayment', { approval: 'revoked' });
-    assert.equal(revoked.approval.state, 'revoked');
-    assert.equal(revoked.approval.updatedBy, 'alice');
-
-    for (const gw of replicas) {
-      const tools = await eventually(gw, (t) => t.has('readPayment') && !t.has('cancelPayment'));
-      assert.equal(tools.has('getPayment'), false);
-      const read = tools.get('readPayment') as {
-        title?: string;
-        inputSchema: { properties: object };
+    before(async () => {
+      backend = await startFixtureBackend();
+      opened = await target.open();
+      db = opened.db;
+      const gateway = {
+        backends: [fixtureBackendConfig(backend.baseUrl)],
+        mcp: { approvalRefreshMs: 0 },
       };
-      assert.equal(read.title, 'Read one payment');
-      assert.equal('verbose' in read.inputSchema.properties, false);
-      // The new security class: the anonymous test caller may not call it any more.
-      const call = await injectToolCall(gw, 'readPayment', { paymentId: 'p1' });
-      assert.equal(call.status, 401);
-    }
-    assert.deepEqual(
-      audit.entries.map((e) => [e.action, e.target.id]),
-      [
-        ['tool.update', 'getPayment'],
-        ['tool.update', 'cancelPayment'],
-      ],
-    );
-    assert.deepEqual(audit.inTransaction, [true, true]);
-    assert.deepEqual((audit.entries[0]?.after as { overrides: unknown }).overrides, {
-      name: 'readPayment',
-      title: 'Read one payment',
-      securityClass: 'user',
-      hidden: ['verbose'],
+      replicas = [
+        await startTestGateway(gateway, undefined, { db }),
+        await startTestGateway(gateway, undefined, { db }),
+      ];
+      audit = new RecordingAuditSink();
+      service = new ToolSettingsService({
+        db,
+        audit,
+        loadCatalogue: configuredToolCatalogue(gateway.backends as never),
+      });
+    });
+    after(async () => {
+      for (const gw of replicas) await gw.close();
+      await opened.close();
+      await backend.close();
     });
 
-    // Back: null removes an override; the tool is found by its configured name as well.
-    const back = await service.update(ADMIN, 'getPayment', {
-      name: null,
-      title: null,
-      hidden: null,
-      securityClass: null,
+    test('list shows backend, approval, security class and annotations', async () => {
+      const tools = await service.list();
+      const get = tools.find((t) => t.name === 'getPayment');
+      assert.equal(get?.backend, 'fixture');
+      assert.deepEqual(get?.approval, { state: 'approved', source: 'configuration' });
+      assert.equal(get?.securityClass, 'public');
+      assert.equal(get?.annotations.readOnlyHint, true);
+      assert.deepEqual(get?.overrides, {});
+      assert.equal(tools.find((t) => t.name === 'getMyAccountBalance')?.securityClass, 'user');
     });
-    assert.equal(back.name, 'getPayment');
-    assert.deepEqual(back.overrides, {});
-    await service.update(ADMIN, 'cancelPayment', { approval: 'approved' });
-    for (const gw of replicas)
-      await eventually(
-        gw,
-        (t) => t.has('getPayment') && t.has('cancelPayment') && !t.has('readPayment'),
+
+    test('rename + hidden argument + title, and a revocation, reach both replicas', async () => {
+      for (const gw of replicas) assert.ok((await list(gw)).has('getPayment'));
+      const renamed = await service.update(ADMIN, 'getPayment', {
+        name: 'readPayment',
+        title: 'Read one payment',
+        hidden: { verbose: true },
+        securityClass: 'user',
+      });
+      assert.equal(renamed.name, 'readPayment');
+      assert.equal(renamed.configuredName, 'getPayment');
+      assert.deepEqual(renamed.hiddenArguments, ['verbose']);
+      assert.equal(renamed.securityClass, 'user');
+      const revoked = await service.update(ADMIN, 'cancelPayment', { approval: 'revoked' });
+      assert.equal(revoked.approval.state, 'revoked');
+      assert.equal(revoked.approval.updatedBy, 'alice');
+
+      for (const gw of replicas) {
+        const tools = await eventually(gw, (t) => t.has('readPayment') && !t.has('cancelPayment'));
+        assert.equal(tools.has('getPayment'), false);
+        const read = tools.get('readPayment') as {
+          title?: string;
+          inputSchema: { properties: object };
+        };
+        assert.equal(read.title, 'Read one payment');
+        assert.equal('verbose' in read.inputSchema.properties, false);
+        // The new security class: the anonymous test caller may not call it any more.
+        const call = await injectToolCall(gw, 'readPayment', { paymentId: 'p1' });
+        assert.equal(call.status, 401);
+      }
+      assert.deepEqual(
+        audit.entries.map((e) => [e.action, e.target.id]),
+        [
+          ['tool.update', 'getPayment'],
+          ['tool.update', 'cancelPayment'],
+        ],
       );
-  });
+      assert.deepEqual(audit.inTransaction, [true, true]);
+      assert.deepEqual((audit.entries[0]?.after as { overrides: unknown }).overrides, {
+        name: 'readPayment',
+        title: 'Read one payment',
+        securityClass: 'user',
+        hidden: ['verbose'],
+      });
 
-  test('settings that cannot apply are refused with the field, and nothing is stored', async () => {
-    const before = await service.get('getPayment');
-    await assert.rejects(
-      service.update(ADMIN, 'getPayment', { hidden: { nonexistent: 1 } }),
-      (e: unknown) =>
-        e instanceof AdminError &&
-        e.code === 'TOOL_SETTINGS_INVALID' &&
-        e.fields[0]?.field === 'hidden.nonexistent',
-    );
-    await assert.rejects(
-      service.update(ADMIN, 'getPayment', { name: 'cancelPayment' }),
-      (e: unknown) => e instanceof AdminError && e.fields[0]?.field === 'name',
-    );
-    await assert.rejects(
-      service.update(ADMIN, 'getPayment', { securityClass: 'everyone', colour: 'red' }),
-      (e: unknown) =>
-        e instanceof AdminError &&
-        e.code === 'VALIDATION_FAILED' &&
-        e.fields
-          .map((p) => p.field)
-          .sort()
-          .join() === 'colour,securityClass',
-    );
-    await assert.rejects(
-      service.update(DEVELOPER, 'getPayment', { title: 'Mine' }),
-      (e: unknown) => e instanceof AdminError && e.code === 'FORBIDDEN',
-    );
-    await assert.rejects(
-      service.update(ADMIN, 'noSuchTool', { title: 'x' }),
-      (e: unknown) => e instanceof AdminError && e.code === 'UNKNOWN_TOOL',
-    );
-    assert.deepEqual(await service.get('getPayment'), before);
+      // Back: null removes an override; the tool is found by its configured name as well.
+      const back = await service.update(ADMIN, 'getPayment', {
+        name: null,
+        title: null,
+        hidden: null,
+        securityClass: null,
+      });
+      assert.equal(back.name, 'getPayment');
+      assert.deepEqual(back.overrides, {});
+      await service.update(ADMIN, 'cancelPayment', { approval: 'approved' });
+      for (const gw of replicas)
+        await eventually(
+          gw,
+          (t) => t.has('getPayment') && t.has('cancelPayment') && !t.has('readPayment'),
+        );
+    });
+
+    test('settings that cannot apply are refused with the field, and nothing is stored', async () => {
+      const before = await service.get('getPayment');
+      await assert.rejects(
+        service.update(ADMIN, 'getPayment', { hidden: { nonexistent: 1 } }),
+        (e: unknown) =>
+          e instanceof AdminError &&
+          e.code === 'TOOL_SETTINGS_INVALID' &&
+          e.fields[0]?.field === 'hidden.nonexistent',
+      );
+      await assert.rejects(
+        service.update(ADMIN, 'getPayment', { name: 'cancelPayment' }),
+        (e: unknown) => e instanceof AdminError && e.fields[0]?.field === 'name',
+      );
+      await assert.rejects(
+        service.update(ADMIN, 'getPayment', { securityClass: 'everyone', colour: 'red' }),
+        (e: unknown) =>
+          e instanceof AdminError &&
+          e.code === 'VALIDATION_FAILED' &&
+          e.fields
+            .map((p) => p.field)
+            .sort()
+            .join() === 'colour,securityClass',
+      );
+      await assert.rejects(
+        service.update(DEVELOPER, 'getPayment', { title: 'Mine' }),
+        (e: unknown) => e instanceof AdminError && e.code === 'FORBIDDEN',
+      );
+      await assert.rejects(
+        service.update(ADMIN, 'noSuchTool', { title: 'x' }),
+        (e: unknown) => e instanceof AdminError && e.code === 'UNKNOWN_TOOL',
+      );
+      assert.deepEqual(await service.get('getPayment'), before);
+    });
   });
-});

@@ -6,7 +6,9 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { AdminError, type FieldProblem } from '../errors.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const ajv = addFormats(new Ajv({ allErrors: true, strict: false, coerceTypes: false, verbose: true }));
+const ajv = addFormats(
+  new Ajv({ allErrors: true, strict: false, coerceTypes: false, verbose: true }),
+);
 const compiled = new WeakMap<TSchema, ValidateFunction>();
 
 /** The value if it matches the schema; otherwise a VALIDATION_FAILED error naming each bad field. */

@@ -13,6 +13,7 @@ export const AdminToolSchema = Type.Object({
   operationId: OptStr,
   title: OptStr,
   description: OptStr,
+  operation: Type.Object({ method: Str, path: Str }),
   approval: Type.Object({
     state: Type.Union([Type.Literal('approved'), Type.Literal('revoked')]),
     source: Type.Union([Type.Literal('configuration'), Type.Literal('stored')]),
@@ -73,7 +74,22 @@ export const IdpReportSchema = Type.Object({
   problems: Type.Array(Problem),
 });
 
+const RotationDue = Type.Union([Type.Literal('ok'), Type.Literal('warn'), Type.Literal('expired')]);
+
 export const UsageReportSchema = Type.Object({
+  subscriptions: Type.Array(
+    Type.Object({
+      id: Str,
+      application: Str,
+      environment: Str,
+      status: Str,
+      rotationDue: RotationDue,
+      keys: Type.Array(
+        Type.Object({ slot: Str, masked: Str, ageDays: Type.Integer(), rotationDue: RotationDue }),
+      ),
+    }),
+    { description: 'the subscriptions of the rows, with key age under the rotation policy' },
+  ),
   window: Type.Union([Type.Literal('hour'), Type.Literal('day')]),
   since: Str,
   until: Str,
