@@ -2,7 +2,7 @@
 // the API's bearer authenticator and role rule), mounted by createAdminApp at /portal/.
 import type { FastifyInstance } from 'fastify';
 import type { AdminExtension, AdminPluginContext } from '../admin/extensions.js';
-import { actorOf } from '../admin/authenticate.js';
+import { actorFromUser } from '../admin/authenticate.js';
 import type { Actor } from '../admin/actor.js';
 import { portalPlugin, type PortalContext } from './plugin.js';
 import { registerDeveloperPages } from './pages/developer.js';
@@ -39,7 +39,7 @@ export const portalExtension: AdminExtension = {
       session: admin.portal.session,
       oidc: admin.oidc,
       roleOf: (claims) =>
-        actorOf(
+        actorFromUser(
           { subject: 'oidc', claims, expiresAt: 0, tokenHash: '' },
           admin.roleClaim,
           admin.adminRole,
