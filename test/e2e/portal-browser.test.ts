@@ -95,6 +95,14 @@ async function startOidcServer(): Promise<{
           },
         ],
         cookies: { keys: ['browser-test-cookie-key-0123456789'] },
+        // Accounts are whoever signs in; "root" holds the portal's admin role in the `roles` claim.
+        findAccount: (_ctx: unknown, id: string) => ({
+          accountId: id,
+          claims: () => ({ sub: id, roles: id === 'root' ? ['toolgate-admin'] : ['reader'] }),
+        }),
+        claims: { openid: ['sub'], roles: ['roles'] },
+        scopes: ['openid', 'roles'],
+        conformIdTokenClaims: false,
       });
     },
     close: () =>
@@ -124,7 +132,14 @@ describe('portal in a real browser', { skip }, () => {
     writeFileSync(
       configFile,
       JSON.stringify({
-        admin: { oidc: { issuer: oidc.issuer, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } },
+        admin: {
+          oidc: {
+            issuer: oidc.issuer,
+            clientId: CLIENT_ID,
+            clientSecret: CLIENT_SECRET,
+            scopes: ['openid', 'roles'],
+          },
+        },
         gateway: { auth: { settingsRefreshMs: 300 } },
       }),
     );
@@ -446,5 +461,26 @@ describe('portal in a real browser', { skip }, () => {
     await dev.getByRole('button', { name: 'Sign out' }).click();
     await dev.goto(`${summary.portalUrl}applications`);
     assert.match(dev.url(), /\/portal\/sign-in$/);
+  });
+
+  test('an OpenID Connect user whose roles claim holds the admin role is an admin', async () => {
+    const rootContext = await chromium.launchPersistentContext(freshProfile(), {
+      executablePath: (availability as { path: string }).path,
+      args: chromiumArgs(),
+      headless: true,
+    });
+    try {
+      rootContext.setDefaultTimeout(15000);
+      const root = rootContext.pages()[0] ?? (await rootContext.newPage());
+      await root.goto(`${summary.portalUrl}auth/oidc`);
+      await root.locator('input[name="login"]').fill('root');
+      await root.locator('input[name="password"]').fill('any');
+      await root.getByRole('button', { name: 'Sign-in' }).click();
+      await root.getByRole('button', { name: 'Continue' }).click();
+      await root.waitForURL(/\/portal\/admin\/requests$/);
+      assert.match((await root.locator('header').textContent()) ?? '', /root\s+\(admin\)/);
+    } finally {
+      await rootContext.close();
+    }
   });
 });
