@@ -338,4 +338,53 @@ describe('portal pages on the admin app (inject)', () => {
     const versions = await services.audit.query({ action: 'identity-provider.update' });
     assert.equal(versions.length, 0, 'nothing was saved or audited');
   });
+
+  test('identity provider: static keys validate, save as version 1 (shown in the list), revert', async () => {
+    const admin = await signIn(adminToken);
+    const { publicKey } = await generateKeyPair('ES256', { extractable: true });
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'static-1', alg: 'ES256' };
+    const settings = {
+      mode: 'conditional',
+      issuer: 'https://static-idp.example.test',
+      audience: 'http://127.0.0.1:8080/mcp',
+      discoveryUrl: '',
+      jwks: JSON.stringify({ keys: [jwk] }),
+      algorithms: 'ES256',
+      forwardClaims: 'email=X-User-Email',
+      sampleToken: '',
+    };
+    const validatedPage = await post(
+      admin,
+      '/portal/admin/identity-provider',
+      { ...settings, intent: 'validate' },
+      '/portal/admin/identity-provider',
+    );
+    assert.equal(validatedPage.statusCode, 200, validatedPage.body);
+    assert.match(validatedPage.body, /the gateway can use these settings/);
+    assert.match(validatedPage.body, /static-1/);
+    const saved = await post(
+      admin,
+      '/portal/admin/identity-provider',
+      { ...settings, intent: 'save' },
+      '/portal/admin/identity-provider',
+    );
+    assert.equal(saved.statusCode, 303, saved.body);
+    const after = await get(admin, saved.headers.location as string);
+    assert.match(after.body, /Saved as a new version/);
+    assert.match(after.body, /In force:\s+version 1/);
+    assert.match(after.body, /https:\/\/static-idp\.example\.test/);
+    const reverted = await post(
+      admin,
+      '/portal/admin/identity-provider/revert',
+      {},
+      '/portal/admin/identity-provider',
+    );
+    assert.equal(reverted.statusCode, 303, reverted.body);
+    const back = await get(admin, reverted.headers.location as string);
+    assert.match(back.body, /Reverted/);
+    assert.match(back.body, /In force:\s+the configuration file/);
+    const actions = (await services.audit.query({})).map((e) => e.action);
+    assert.ok(actions.includes('identity-provider.update'));
+    assert.ok(actions.includes('identity-provider.revert'));
+  });
 });
