@@ -13,18 +13,16 @@ import { html, type Html } from './html.js';
 import { page } from './layout.js';
 import {
   applySecurityHeaders,
-  clearOidcBinding,
   clearSessionCookie,
-  oidcBindingFrom,
   one,
   registerFormParser,
   sameOrigin,
   sessionIdFrom,
-  setOidcBinding,
   setSessionCookie,
   type FormBody,
 } from './http-security.js';
 import { createOidcClient, type OidcClient } from './oidc-client.js';
+import { registerOidcRoutes } from './oidc-routes.js';
 import { OidcLoginStore } from './oidc-login-store.js';
 import { csrfMatches, SessionStore, type PortalSession } from './session-store.js';
 import { continuePage, signInPage } from './sign-in-pages.js';
@@ -192,49 +190,21 @@ export function portalPlugin(deps: PortalDeps): FastifyPluginAsync {
       );
     });
 
-    app.get('/auth/oidc', async (request, reply) => {
-      if (oidc === undefined)
-        return refuse(reply, 404, 'No OpenID Connect provider is configured.');
-      let started;
-      try {
-        started = await oidc.start(redirectUrl(request));
-      } catch (error) {
-        request.log.warn({ err: error }, 'portal OIDC sign-in could not start');
-        return refuse(reply, 502, 'The identity provider cannot be reached. Try again later.');
-      }
-      await logins.save(started);
-      setOidcBinding(request, reply, started.state);
-      return reply.redirect(started.url, 303);
-    });
-
-    app.get('/auth/callback', async (request, reply) => {
-      if (oidc === undefined)
-        return refuse(reply, 404, 'No OpenID Connect provider is configured.');
-      const query = request.query as Record<string, unknown>;
-      const state = typeof query.state === 'string' ? query.state : '';
-      const code = typeof query.code === 'string' ? query.code : '';
-      clearOidcBinding(request, reply);
-      if (typeof query.error === 'string')
-        return refuse(reply, 401, 'The identity provider did not sign you in.');
-      const pending = state === '' ? null : await logins.take(state);
-      if (pending === null || oidcBindingFrom(request) !== state || code === '')
-        return refuse(reply, 400, 'This sign-in is unknown or expired. Start again.');
-      let user;
-      try {
-        user = await oidc.finish({ code, redirectUrl: redirectUrl(request), ...pending });
-      } catch (error) {
-        request.log.warn({ err: error }, 'portal OIDC sign-in failed');
-        return refuse(reply, 401, 'The identity provider’s answer could not be verified.');
-      }
-      const name = [user.claims.email, user.claims.name].find((v) => typeof v === 'string');
-      await startSession(request, reply, {
-        role: deps.roleOf(user.claims),
-        subject: user.subject,
-        via: 'oidc-session',
-        ...(typeof name === 'string' ? { name } : {}),
+    if (oidc !== undefined)
+      registerOidcRoutes(app, {
+        oidc,
+        logins,
+        roleOf: deps.roleOf,
+        redirectUrl: (request) =>
+          deps.oidc?.redirectUrl ?? `${request.protocol}://${request.host}/portal/auth/callback`,
+        refuse,
+        startSession,
+        continuePage: (reply) => sendPage(reply, continuePage(assets)),
       });
-      return sendPage(reply, continuePage(assets));
-    });
+    else
+      app.get('/auth/*', async (_request, reply) =>
+        refuse(reply, 404, 'No OpenID Connect provider is configured.'),
+      );
 
     async function startSession(
       request: FastifyRequest,
@@ -244,10 +214,6 @@ export function portalPlugin(deps: PortalDeps): FastifyPluginAsync {
       await sessions.destroy(sessionIdFrom(request));
       const { id } = await sessions.create(actor);
       setSessionCookie(request, reply, id, deps.session.absoluteHours * 3600);
-    }
-
-    function redirectUrl(request: FastifyRequest): string {
-      return deps.oidc?.redirectUrl ?? `${request.protocol}://${request.host}/portal/auth/callback`;
     }
 
     for (const register of deps.pages ?? []) register(app, portal);

@@ -11,6 +11,7 @@ import type { Database } from '../../../src/shared/db/types.js';
 import type { Actor } from '../../../src/gateway/admin/actor.js';
 import { portalPlugin } from '../../../src/gateway/portal/plugin.js';
 import { CONTENT_SECURITY_POLICY } from '../../../src/gateway/portal/http-security.js';
+import { sha256 } from '../../../src/gateway/portal/session-store.js';
 import { html, trusted } from '../../../src/gateway/portal/html.js';
 import { page } from '../../../src/gateway/portal/layout.js';
 
@@ -319,5 +320,73 @@ describe('html templates escape by construction', () => {
       '<td title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;&#96;&amp;">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;&#96;&amp;</td><b>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;&#96;&amp;</b><hr>',
     );
     assert.equal(html`${[name, 1, null, undefined, false]}`.toString().includes('<script>'), false);
+  });
+});
+
+describe('portal OpenID Connect sign-in failures (inject)', () => {
+  let app: FastifyInstance;
+  let db: Database;
+
+  before(async () => {
+    db = openSqlite({ path: ':memory:' });
+    const { logger } = createLogger({ level: 'silent' });
+    app = createHttpApp({
+      logger,
+      bodyLimitBytes: 65536,
+      requestTimeoutMs: 5000,
+      keepAliveTimeoutMs: 5000,
+    });
+    await app.register(
+      portalPlugin({
+        db,
+        session: { idleMinutes: 30, absoluteHours: 8 },
+        // Nothing listens on port 1: discovery fails.
+        oidc: {
+          issuer: 'http://127.0.0.1:1/idp',
+          clientId: 'portal',
+          scopes: ['openid'],
+          algorithms: ['ES256'],
+        },
+        roleOf: () => 'developer',
+        authenticateToken,
+      }),
+      { prefix: '/portal' },
+    );
+    await app.ready();
+  });
+  after(async () => {
+    await app.close();
+    await db.close();
+  });
+
+  test('the sign-in page offers the provider; an unreachable provider is a clear 502', async () => {
+    const page = await app.inject({ url: '/portal/sign-in' });
+    assert.match(page.body, /href="\/portal\/auth\/oidc"/);
+    const start = await app.inject({ url: '/portal/auth/oidc' });
+    assert.equal(start.statusCode, 502);
+    assert.match(start.body, /cannot be reached/);
+    assert.equal(start.headers['set-cookie'], undefined, 'no session, no binding cookie');
+  });
+
+  test('a callback with an unknown state, a foreign browser or a provider error starts no session', async () => {
+    await db.execute(
+      'INSERT INTO portal_oidc_logins (state_hash, nonce, code_verifier, expires_at) VALUES ($1, $2, $3, $4)',
+      [sha256('known-state'), 'n', 'v', Date.now() + 60_000],
+    );
+    const cases = [
+      { url: '/portal/auth/callback?state=unknown&code=c', cookie: 'toolgate_portal_oidc=unknown' },
+      {
+        url: '/portal/auth/callback?state=known-state&code=c',
+        cookie: 'toolgate_portal_oidc=other',
+      },
+      { url: '/portal/auth/callback?error=access_denied&state=x', cookie: '' },
+    ];
+    for (const { url, cookie } of cases) {
+      const res = await app.inject({ url, headers: cookie ? { cookie } : {} });
+      assert.ok(res.statusCode === 400 || res.statusCode === 401, `${url}: ${res.statusCode}`);
+      assert.doesNotMatch(String(res.headers['set-cookie'] ?? ''), /toolgate_portal=[^;]/);
+    }
+    const rows = await db.query('SELECT 1 FROM portal_sessions');
+    assert.equal(rows.length, 0);
   });
 });
