@@ -8,6 +8,7 @@ import { portalPlugin, type PortalContext } from './plugin.js';
 import { registerDeveloperPages } from './pages/developer.js';
 import { registerAdminRequestPages } from './pages/admin-requests.js';
 import { registerAdminAuditPages } from './pages/admin-audit.js';
+import { registerAdminSubscriptionPages } from './pages/admin-subscriptions.js';
 import { registerToolsUsagePages } from './pages/tools-usage.js';
 import { registerIdentityProviderPages } from './pages/admin-identity-provider.js';
 import { liveServicesOf } from '../admin/live-extension.js';
@@ -20,6 +21,7 @@ export function portalPages(context: AdminPluginContext): PageRegistration[] {
   return [
     registerDeveloperPages(context.services),
     registerAdminRequestPages(context.services),
+    registerAdminSubscriptionPages(context.services),
     registerAdminAuditPages(context.services),
     registerToolsUsagePages({
       tools: live.tools,

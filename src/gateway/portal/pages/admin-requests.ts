@@ -1,5 +1,5 @@
 // Admin view: pending access requests with approve (optionally narrowing tools, setting a quota) and
-// reject (with a reason), and every subscription with its actions and key age.
+// reject (with a reason), and the requests decided recently.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AdminServices } from '../../admin/services.js';
 import type { AccessRequest } from '../../admin/access-requests.js';
@@ -12,15 +12,11 @@ import { refusalOf } from './errors.js';
 import { validated } from '../../admin/http/validate.js';
 import { ApprovalBody, RejectionBody } from '../../admin/routes/schemas.js';
 import { toolsText } from './developer.js';
-import { subscriptionsTable } from './subscriptions-table.js';
 
 const NOTICES: Record<string, string> = {
   approved:
     'The request was approved; its subscriptions are provisioned and the requester can collect the keys.',
   rejected: 'The request was rejected.',
-  suspend: 'The subscription was suspended.',
-  resume: 'The subscription was resumed.',
-  revoke: 'The subscription was revoked.',
 };
 
 function pendingRequest(
@@ -201,91 +197,6 @@ export function registerAdminRequestPages(services: AdminServices) {
           reply,
           session,
           { alert: refusal.alert, errorsOf: { id, fields: refusal.fields } },
-          409,
-        );
-      }
-    });
-
-    app.get('/admin/subscriptions', async (request, reply) => {
-      const session = await portal.requireSession(request, reply, 'admin');
-      if (session === null) return reply;
-      const done = (request.query as { done?: string }).done;
-      const subscriptions = await services.applications.visibleSubscriptions(session.actor);
-      const policy = await services.keyPolicy.get();
-      const body = html`<p>
-          Key rotation policy: rotate every ${policy.rotationDays} days, warn ${policy.warnDays}
-          days ahead.
-        </p>
-        ${subscriptionsTable(session, subscriptions, { admin: true })}`;
-      return portal.sendPage(
-        reply,
-        page(portal.assets, {
-          title: 'Subscriptions',
-          session,
-          body,
-          notice: done === undefined ? undefined : NOTICES[done],
-        }),
-      );
-    });
-
-    app.post('/admin/subscriptions/:id/:action', async (request, reply) => {
-      const ok = await portal.requireForm(request, reply, 'admin');
-      if (ok === null) return reply;
-      const { id, action } = request.params as { id: string; action: string };
-      const status = ({ suspend: 'suspended', resume: 'active', revoke: 'revoked' } as const)[
-        action as 'suspend' | 'resume' | 'revoke'
-      ];
-      if (status === undefined) return reply.code(404).send();
-      try {
-        await services.provisioning.setStatus(ok.session.actor, id, status);
-      } catch (error) {
-        return portal.sendPage(
-          reply,
-          page(portal.assets, {
-            title: 'Subscriptions',
-            session: ok.session,
-            alert: refusalOf(error).alert,
-            body: html`<p><a href="/portal/admin/subscriptions">Back</a></p>`,
-          }),
-          409,
-        );
-      }
-      return reply.redirect(`/portal/admin/subscriptions?done=${action}`, 303);
-    });
-
-    app.post('/admin/subscriptions/:id/keys/:slot/rotate', async (request, reply) => {
-      const ok = await portal.requireForm(request, reply, 'admin');
-      if (ok === null) return reply;
-      const { id, slot } = request.params as { id: string; slot: string };
-      if (slot !== 'primary' && slot !== 'secondary') return reply.code(404).send();
-      try {
-        const rotated = await services.provisioning.rotate(ok.session.actor, id, slot);
-        reply.header('Cache-Control', 'no-store');
-        const body = html`<p class="alert" role="alert">
-            <strong>Copy the new ${slot} key now</strong>; it is shown only once. Hand it to the
-            application's owner over a safe channel.
-          </p>
-          <p>
-            <code class="secret" data-copy-source data-copy-label="Copy key">${rotated.key}</code>
-          </p>
-          <p><a href="/portal/admin/subscriptions">Back to subscriptions</a></p>`;
-        return portal.sendPage(
-          reply,
-          page(portal.assets, {
-            title: `New ${slot} key for ${rotated.subscription.application} (${rotated.subscription.environment})`,
-            session: ok.session,
-            body,
-          }),
-        );
-      } catch (error) {
-        return portal.sendPage(
-          reply,
-          page(portal.assets, {
-            title: 'Subscriptions',
-            session: ok.session,
-            alert: refusalOf(error).alert,
-            body: html`<p><a href="/portal/admin/subscriptions">Back</a></p>`,
-          }),
           409,
         );
       }
