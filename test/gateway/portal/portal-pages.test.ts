@@ -275,6 +275,24 @@ describe('portal pages on the admin app (inject)', () => {
     );
     assert.equal(suspended.statusCode, 303);
     assert.equal((await services.subscriptions.get(id))?.status, 'suspended');
+    const badLimit = await post(
+      admin,
+      `/portal/admin/subscriptions/${id}/limits`,
+      { rateLimitPerMinute: 'lots', tools: '' },
+      '/portal/admin/subscriptions',
+    );
+    assert.equal(badLimit.statusCode, 400);
+    assert.match(badLimit.body, /rateLimitPerMinute/);
+    const limits = await post(
+      admin,
+      `/portal/admin/subscriptions/${id}/limits`,
+      { rateLimitPerMinute: '42', tools: 'getPayment, fetchBankDetails' },
+      '/portal/admin/subscriptions',
+    );
+    assert.equal(limits.statusCode, 303, limits.body);
+    const after = await services.subscriptions.get(id);
+    assert.equal(after?.rateLimitPerMinute, 42);
+    assert.deepEqual(after?.tools, ['getPayment', 'fetchBankDetails']);
   });
 
   test('tools: the admin revokes a tool from the portal; developers cannot open the page', async () => {

@@ -6,12 +6,16 @@ import { html } from '../html.js';
 import { page } from '../layout.js';
 import type { PortalContext } from '../plugin.js';
 import { refusalOf } from './errors.js';
+import { one } from '../http-security.js';
+import { validated } from '../../admin/http/validate.js';
+import { SubscriptionPatchBody } from '../../admin/routes/schemas.js';
 import { subscriptionsTable } from './subscriptions-table.js';
 
 const NOTICES: Record<string, string> = {
   suspend: 'The subscription was suspended.',
   resume: 'The subscription was resumed.',
   revoke: 'The subscription was revoked.',
+  limits: 'The quota and tools of the subscription were saved.',
 };
 
 export function registerAdminSubscriptionPages(services: AdminServices) {
@@ -61,6 +65,40 @@ export function registerAdminSubscriptionPages(services: AdminServices) {
         );
       }
       return reply.redirect(`/portal/admin/subscriptions?done=${action}`, 303);
+    });
+
+    app.post('/admin/subscriptions/:id/limits', async (request, reply) => {
+      const ok = await portal.requireForm(request, reply, 'admin');
+      if (ok === null) return reply;
+      const { id } = request.params as { id: string };
+      const limit = one(ok.form, 'rateLimitPerMinute').trim();
+      const tools = one(ok.form, 'tools')
+        .split(/[\s,]+/)
+        .filter(Boolean);
+      try {
+        await services.provisioning.update(
+          ok.session.actor,
+          id,
+          // The admin API's schema: the portal accepts exactly what PATCH /subscriptions/{id} does.
+          validated(SubscriptionPatchBody, {
+            rateLimitPerMinute:
+              limit === '' ? null : /^\d{1,9}$/.test(limit) ? Number(limit) : limit,
+            tools: tools.length === 0 ? null : tools,
+          }),
+        );
+      } catch (error) {
+        return portal.sendPage(
+          reply,
+          page(portal.assets, {
+            title: 'Subscriptions',
+            session: ok.session,
+            alert: refusalOf(error).alert,
+            body: html`<p><a href="/portal/admin/subscriptions">Back</a></p>`,
+          }),
+          400,
+        );
+      }
+      return reply.redirect('/portal/admin/subscriptions?done=limits', 303);
     });
 
     app.post('/admin/subscriptions/:id/keys/:slot/rotate', async (request, reply) => {

@@ -88,5 +88,29 @@ function actions(session: PortalSession, s: SubscriptionView): Html {
       </button>
     </form>`;
   if (s.status === 'revoked') return html`<span class="muted">none</span>`;
-  return html`${s.status === 'active' ? button('suspend', 'Suspend') : button('resume', 'Resume')}${button('revoke', 'Revoke', true)}`;
+  return html`${s.status === 'active' ? button('suspend', 'Suspend') : button('resume', 'Resume')}${button('revoke', 'Revoke', true)}${limitsForm(session, s)}`;
+}
+
+/** Quota and tools of one subscription (empty: the gateway's default quota, every approved tool). */
+function limitsForm(session: PortalSession, s: SubscriptionView): Html {
+  return html`<form method="post" action="/portal/admin/subscriptions/${s.id}/limits">
+    ${csrfField(session)}
+    <label for="${s.id}-rateLimitPerMinute">Quota / min</label>
+    <input
+      type="number"
+      min="1"
+      id="${s.id}-rateLimitPerMinute"
+      name="rateLimitPerMinute"
+      value="${s.rateLimitPerMinute ?? ''}"
+    />
+    <label for="${s.id}-tools">Tools</label>
+    <input type="text" id="${s.id}-tools" name="tools" value="${s.tools?.join(', ') ?? ''}" />
+    <button
+      type="submit"
+      class="secondary"
+      aria-label="Save limits of ${s.application} ${s.environment}"
+    >
+      Save limits
+    </button>
+  </form>`;
 }
