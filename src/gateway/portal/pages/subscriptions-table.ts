@@ -68,7 +68,7 @@ export function subscriptionsTable(
                     </ul>`
               }
             </td>
-            ${options.admin ? html`<td class="actions">${actions(session, s)}</td>` : null}
+            ${options.admin ? html`<td><div class="actions">${actions(session, s)}</div></td>` : null}
           </tr>`,
       )}
     </tbody>
