@@ -148,6 +148,7 @@ async function smoke(major) {
       TOOLGATE_DATA_DIR: join(work, 'data'),
       TOOLGATE_GATEWAY_PORT: '0',
       TOOLGATE_PAYMENTS_PORT: '0',
+      TOOLGATE_ADMIN_PORT: '0',
       TOOLGATE_LOG_LEVEL: 'warn',
     });
     let call;

@@ -80,6 +80,23 @@ export class ApplicationService {
     return all.map((s) => subscriptionView(s, keys, policy, now));
   }
 
+  /** One subscription as the actor may see it (NOT_FOUND for another developer's). */
+  async subscription(actor: Actor, id: string): Promise<SubscriptionView> {
+    if (!isPrivileged(actor)) {
+      const [owner] = await this.db.query<{ owner_subject: string }>(
+        `SELECT a.owner_subject FROM subscriptions s JOIN admin_applications a ON a.id = s.application_id
+         WHERE s.id = $1`,
+        [id],
+      );
+      if (owner?.owner_subject !== actor.subject)
+        throw new AdminError('NOT_FOUND', `no subscription ${id}`);
+    }
+    const found = await this.store.get(id);
+    if (found === null) throw new AdminError('NOT_FOUND', `no subscription ${id}`);
+    const policy = await readKeyPolicy(this.db);
+    return subscriptionView(found, await this.store.keys(id), policy, this.clock());
+  }
+
   /** The subscriptions an actor may see: all for admins, those of their own applications otherwise. */
   async visibleSubscriptions(actor: Actor): Promise<SubscriptionView[]> {
     if (isPrivileged(actor)) return this.subscriptionsOf();

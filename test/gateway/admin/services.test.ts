@@ -179,6 +179,34 @@ for (const target of DATABASE_TARGETS) {
       assert.match(JSON.stringify(entry?.after), new RegExp(`tgk_…${key.slice(-4)}`));
     });
 
+    test('two concurrent collections: exactly one gets the keys', async () => {
+      const request = await services.accessRequests.create(ALICE, {
+        ...REQUEST,
+        application: 'race-agent',
+        tools: 'all',
+        environments: ['staging'],
+      });
+      await services.accessRequests.approve(ADMIN, request.id, {});
+      const results = await Promise.allSettled([
+        services.accessRequests.collectKeys(ALICE, request.id),
+        services.accessRequests.collectKeys(ALICE, request.id),
+      ]);
+      assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
+      const refused = results.find((r) => r.status === 'rejected');
+      assert.equal(
+        code(refused?.status === 'rejected' ? refused.reason : undefined),
+        'KEYS_ALREADY_COLLECTED',
+      );
+      const [subscriptionId] = (await services.accessRequests.get(ALICE, request.id))
+        .subscriptionIds;
+      assert.ok(subscriptionId);
+      assert.equal(
+        (await services.subscriptions.keys(subscriptionId)).length,
+        2,
+        'one pair of keys, not two',
+      );
+    });
+
     test('key policy: defaults, change audited, key ages follow it', async () => {
       assert.deepEqual(await services.keyPolicy.get(), {
         rotationDays: 90,

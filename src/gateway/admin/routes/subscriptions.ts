@@ -11,6 +11,7 @@ import { actorOf, type AdminRouteModule } from '../http/module.js';
 import { operation, pathParameter } from '../http/openapi.js';
 import { validated } from '../http/validate.js';
 import type { AdminServices } from '../services.js';
+import type { Actor } from '../actor.js';
 import { SubscriptionPatchBody, SubscriptionViewSchema } from './schemas.js';
 
 const TAGS = ['subscriptions'];
@@ -22,14 +23,7 @@ const STATUS_OF: Record<string, SubscriptionStatus> = {
 
 export function subscriptionRoutes(services: AdminServices): AdminRouteModule {
   const { applications, provisioning } = services;
-  const view = async (
-    actor: Parameters<typeof applications.visibleSubscriptions>[0],
-    id: string,
-  ) => {
-    const found = (await applications.visibleSubscriptions(actor)).find((s) => s.id === id);
-    if (found === undefined) throw new AdminError('NOT_FOUND', `no subscription ${id}`);
-    return found;
-  };
+  const view = (actor: Actor, id: string) => applications.subscription(actor, id);
   const plugin: FastifyPluginAsync = async (app) => {
     app.get('/subscriptions', async (request) => ({
       subscriptions: await applications.visibleSubscriptions(actorOf(request)),
