@@ -1,5 +1,6 @@
 // The live admin modules as an installed extension of the admin app: tools, identity provider and usage
 // routes on the live services (live-services.ts), built with the app's shared context.
+import { openLiveIdentity, type LiveIdentityProvider } from '../auth/live-identity.js';
 import type { AdminExtension, AdminPluginContext } from './extensions.js';
 import type { AdminRouteModule } from './http/module.js';
 import { openLiveAdminServices, type LiveAdminServices } from './live-services.js';
@@ -26,7 +27,20 @@ export function liveRouteModules(services: LiveAdminServices): AdminRouteModule[
   ];
 }
 
+/** Identity-provider settings in force for the admin listeners of this process (closed with them). */
+const identities = new Set<LiveIdentityProvider>();
+
 export const LIVE_ADMIN_EXTENSION: AdminExtension = {
   name: 'live',
+  // Users sign in to the admin plane with the identity-provider settings in force, stored ones included.
+  userTokenVerifier: async ({ config, logger, db }) => {
+    const identity = await openLiveIdentity(config, logger, db);
+    identities.add(identity);
+    return () => identity.jwt?.verifier ?? null;
+  },
   routes: (context) => liveRouteModules(liveServicesOf(context)),
+  close: () => {
+    for (const identity of identities) identity.close();
+    identities.clear();
+  },
 };

@@ -4,7 +4,6 @@ import type { FrozenConfig } from '../../config/schema.js';
 import type { Logger } from '../../shared/log/logger.js';
 import { assembleService, type Service } from '../../shared/service.js';
 import { openGatewayDatabase } from '../storage/database.js';
-import { openLiveIdentity } from '../auth/live-identity.js';
 import { createAdminApp, type CreateAdminAppOptions } from './app.js';
 
 export type AdminServiceOptions = Pick<
@@ -20,17 +19,7 @@ export async function openAdminService(
   const log = logger.child({ service: 'admin' });
   const db = await openGatewayDatabase(config.gateway.database, config.dataDir);
   try {
-    // User tokens are verified with the identity-provider settings in force, stored ones included.
-    const identity =
-      options.verifier === undefined ? await openLiveIdentity(config, log, db) : undefined;
-    const app = await createAdminApp({
-      config,
-      logger: log,
-      db,
-      ...(identity ? { verifier: () => identity.jwt?.verifier ?? null } : {}),
-      ...options,
-    });
-    if (identity) app.addHook('onClose', async () => identity.close());
+    const app = await createAdminApp({ config, logger: log, db, ...options });
     return assembleService({
       name: 'admin',
       app,

@@ -7,6 +7,7 @@ import {
   ToolSettingsService,
   configuredToolCatalogue,
 } from '../../../src/gateway/admin/tool-settings.js';
+import { loadConfig } from '../../../src/config/load.js';
 import { AdminError } from '../../../src/gateway/admin/errors.js';
 import type { Database } from '../../../src/shared/db/types.js';
 import { startFixtureBackend, type FixtureBackend } from '../support/fixture-backend.js';
@@ -69,7 +70,9 @@ for (const target of DATABASE_TARGETS)
       service = new ToolSettingsService({
         db,
         audit,
-        loadCatalogue: configuredToolCatalogue(gateway.backends as never),
+        loadCatalogue: configuredToolCatalogue(
+          loadConfig({ env: {}, overrides: { gateway } }).gateway.backends,
+        ),
       });
     });
     after(async () => {

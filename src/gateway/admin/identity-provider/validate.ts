@@ -84,7 +84,7 @@ export async function validateIdpSettings(
   let jwksUri: string | undefined;
   if (config.staticKeys.length > 0) {
     try {
-      keys = loadStaticKeys(config.staticKeys as never).map((k) => ({
+      keys = loadStaticKeys(config.staticKeys).map((k) => ({
         kid: k.kid,
         alg: k.alg,
         kty: String(k.jwk.kty),
