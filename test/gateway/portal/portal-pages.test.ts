@@ -298,6 +298,10 @@ describe('portal pages on the admin app (inject)', () => {
   test('tools: the admin revokes a tool from the portal; developers cannot open the page', async () => {
     const dev = await signIn(await userToken('frank'));
     assert.equal((await get(dev, '/portal/admin/tools')).statusCode, 403);
+    const usage = await get(dev, '/portal/usage?window=day');
+    assert.equal(usage.statusCode, 200);
+    assert.match(usage.body, /No calls in the last day/);
+    assert.match(usage.body, /<option value="day"\s+selected>/);
     const admin = await signIn(adminToken);
     const page = await get(admin, '/portal/admin/tools');
     assert.equal(page.statusCode, 200);
