@@ -10,6 +10,7 @@ import type { AdminAuthenticator } from './authenticate.js';
 import type { AdminRouteModule } from './http/module.js';
 import type { AdminServices } from './services.js';
 import { LIVE_ADMIN_EXTENSION } from './live-extension.js';
+import { portalExtension } from '../portal/extension.js';
 
 export interface AdminPluginContext {
   readonly config: FrozenConfig;
@@ -45,4 +46,7 @@ export interface AdminExtension {
  * The extensions `toolgate start` / `toolgate admin` run. Add one line per extension (tool catalogue and
  * identity-provider admin, usage, the portal).
  */
-export const INSTALLED_ADMIN_EXTENSIONS: readonly AdminExtension[] = [LIVE_ADMIN_EXTENSION];
+export const INSTALLED_ADMIN_EXTENSIONS: readonly AdminExtension[] = [
+  LIVE_ADMIN_EXTENSION,
+  portalExtension,
+];

@@ -1,0 +1,128 @@
+// The page frame every portal page shares (skip link, navigation by role, sign-out), and the form
+// pieces that carry the CSRF token and tie each error to its field (aria-describedby).
+import { html, type Html, type Interpolation } from './html.js';
+import type { PortalSession } from './session-store.js';
+import type { Assets } from './assets.js';
+
+export interface PageInput {
+  readonly title: string;
+  readonly session: PortalSession | null;
+  readonly body: Html;
+  /** A one-line confirmation shown above the body (role status). */
+  readonly notice?: string | undefined;
+  /** A one-line failure shown above the body (role alert). */
+  readonly alert?: string | undefined;
+}
+
+const ADMIN_NAV: readonly [string, string][] = [
+  ['/portal/admin/requests', 'Requests'],
+  ['/portal/admin/subscriptions', 'Subscriptions'],
+  ['/portal/admin/tools', 'Tools'],
+  ['/portal/admin/identity-provider', 'Identity provider'],
+  ['/portal/admin/audit', 'Audit log'],
+];
+const DEVELOPER_NAV: readonly [string, string][] = [
+  ['/portal/applications', 'My applications'],
+  ['/portal/request', 'Request access'],
+  ['/portal/usage', 'Usage'],
+];
+
+export function page(assets: Assets, input: PageInput): Html {
+  const nav = input.session
+    ? input.session.actor.role === 'admin'
+      ? [...ADMIN_NAV, ...DEVELOPER_NAV]
+      : DEVELOPER_NAV
+    : [];
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${input.title} · toolgate portal</title>
+        <link rel="stylesheet" href="${assets.cssHref}" />
+        <script src="${assets.jsHref}" defer></script>
+      </head>
+      <body>
+        <a class="skip" href="#main">Skip to content</a>
+        <header class="site">
+          <a href="/portal/"><strong>toolgate portal</strong></a>
+          ${
+            nav.length > 0
+              ? html`<nav aria-label="Main">
+                  <ul>
+                    ${nav.map(([href, label]) => html`<li><a href="${href}">${label}</a></li>`)}
+                  </ul>
+                </nav>`
+              : null
+          }
+          ${
+            input.session
+              ? html`<form method="post" action="/portal/sign-out">
+                  ${csrfField(input.session)}<span
+                    >${input.session.actor.name ?? input.session.actor.subject}
+                    (${input.session.actor.role})</span
+                  >
+                  <button type="submit">Sign out</button>
+                </form>`
+              : null
+          }
+        </header>
+        <main id="main" tabindex="-1">
+          <h1>${input.title}</h1>
+          ${input.notice ? html`<p class="notice" role="status">${input.notice}</p>` : null}
+          ${input.alert ? html`<p class="alert" role="alert">${input.alert}</p>` : null}
+          ${input.body}
+        </main>
+      </body>
+    </html> `;
+}
+
+export function csrfField(session: PortalSession): Html {
+  return html`<input type="hidden" name="_csrf" value="${session.csrfToken}" />`;
+}
+
+export interface FieldInput {
+  readonly name: string;
+  readonly label: string;
+  readonly type?: 'text' | 'email' | 'password' | 'number' | 'url' | 'textarea';
+  readonly value?: string | number | undefined;
+  readonly error?: string | undefined;
+  readonly hint?: string | undefined;
+  readonly required?: boolean;
+  readonly autocomplete?: string;
+}
+
+/** A labelled control; its hint and error are tied to it with aria-describedby. */
+export function field(input: FieldInput): Html {
+  const id = `f-${input.name}`;
+  const described = [input.hint ? `${id}-hint` : '', input.error ? `${id}-error` : '']
+    .filter(Boolean)
+    .join(' ');
+  const common = html`id="${id}"
+  name="${input.name}"${input.required ? html` required` : null}${
+    described ? html` aria-describedby="${described}"` : null
+  }${input.error ? html` aria-invalid="true"` : null}${
+    input.autocomplete ? html` autocomplete="${input.autocomplete}"` : null
+  }`;
+  const control =
+    input.type === 'textarea'
+      ? html`<textarea ${common}>${input.value ?? ''}</textarea>`
+      : html`<input type="${input.type ?? 'text'}" ${common} value="${input.value ?? ''}" />`;
+  return html`<label for="${id}">${input.label}</label>
+    ${input.hint ? html`<div id="${id}-hint" class="muted">${input.hint}</div>` : null} ${control}
+    ${input.error ? html`<div id="${id}-error" class="field-error">${input.error}</div>` : null}`;
+}
+
+/** A group error (checkbox sets) tied to its fieldset. */
+export function groupError(name: string, error: string | undefined): Interpolation {
+  return error ? html`<div id="f-${name}-error" class="field-error">${error}</div>` : null;
+}
+
+export function statusBadge(status: string): Html {
+  return html`<span class="status-${status}">${status}</span>`;
+}
+
+export function formatTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  return iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+}

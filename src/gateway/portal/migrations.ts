@@ -1,0 +1,28 @@
+// Tables of the portal (component "portal" in the gateway database): sign-in sessions and OpenID
+// Connect sign-ins in flight, both keyed by a hash so a copy of the database opens no session.
+import type { Migration } from '../../shared/db/migrations.js';
+
+export const portalMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'portal sessions and pending OpenID Connect sign-ins',
+    up: `
+CREATE TABLE portal_sessions (
+  id_hash TEXT PRIMARY KEY,
+  subject TEXT NOT NULL,
+  role TEXT NOT NULL CHECK (role IN ('admin', 'developer')),
+  via TEXT NOT NULL,
+  name TEXT,
+  created_at BIGINT NOT NULL,
+  last_seen_at BIGINT NOT NULL,
+  expires_at BIGINT NOT NULL
+);
+CREATE INDEX portal_sessions_expires ON portal_sessions (expires_at);
+CREATE TABLE portal_oidc_logins (
+  state_hash TEXT PRIMARY KEY,
+  nonce TEXT NOT NULL,
+  code_verifier TEXT NOT NULL,
+  expires_at BIGINT NOT NULL
+);`,
+  },
+];

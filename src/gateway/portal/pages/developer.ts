@@ -1,0 +1,209 @@
+// The developer view: request access, my applications and requests with their status, and collecting
+// the keys of an approved request (shown once, with the `mcpServers` block per environment).
+import type { FastifyInstance } from 'fastify';
+import type { AdminServices } from '../../admin/services.js';
+import type { AccessRequest } from '../../admin/access-requests.js';
+import { html, type Html } from '../html.js';
+import { csrfField, formatTime, page, statusBadge } from '../layout.js';
+import type { PortalContext } from '../plugin.js';
+import type { PortalSession } from '../session-store.js';
+import { refusalOf, type Refusal } from './errors.js';
+import { validated } from '../../admin/http/validate.js';
+import { AccessRequestBody } from '../../admin/routes/schemas.js';
+import { subscriptionsTable } from './subscriptions-table.js';
+import { EMPTY_FORM, parseRequestForm, requestForm } from './request-form.js';
+
+function requestsTable(session: PortalSession, requests: readonly AccessRequest[]): Html {
+  if (requests.length === 0)
+    return html`<p>No access requests yet. <a href="/portal/request">Request access</a>.</p>`;
+  return html`<table>
+    <caption class="muted">
+      Your access requests
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">Application</th>
+        <th scope="col">Environments</th>
+        <th scope="col">Tools</th>
+        <th scope="col">Status</th>
+        <th scope="col">Requested</th>
+        <th scope="col">Keys</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${requests.map(
+        (r) =>
+          html`<tr>
+            <td>${r.application}</td>
+            <td>${r.environments.join(', ')}</td>
+            <td>${toolsText(r.approvedTools ?? r.tools)}</td>
+            <td>
+              ${statusBadge(r.status)}${r.status === 'rejected' && r.decision?.note ? html`<div>Reason: ${r.decision.note}</div>` : null}
+            </td>
+            <td>${formatTime(r.createdAt)}</td>
+            <td>
+              ${
+                r.status !== 'approved'
+                  ? '—'
+                  : r.keysCollectedAt !== null
+                    ? html`collected ${formatTime(r.keysCollectedAt)}`
+                    : html`<form method="post" action="/portal/requests/${r.id}/keys">
+                        ${csrfField(session)}<button
+                          type="submit"
+                          aria-label="Collect keys for ${r.application}"
+                        >
+                          Collect keys
+                        </button>
+                      </form>`
+              }
+            </td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+export function toolsText(tools: readonly string[] | 'all' | null): string {
+  return tools === null || tools === 'all' ? 'all approved tools' : tools.join(', ');
+}
+
+function collectedPage(
+  portal: PortalContext,
+  session: PortalSession,
+  collected: Awaited<ReturnType<AdminServices['accessRequests']['collectKeys']>>,
+): Html {
+  const body = html`<p class="alert" role="alert">
+      <strong>Copy these keys now.</strong> They are shown only once; afterwards the portal shows
+      them masked (…1234). An administrator can rotate a lost key.
+    </p>
+    ${collected.subscriptions.map(
+      (s) =>
+        html`<section aria-labelledby="env-${s.environment}">
+          <h2 id="env-${s.environment}">${s.environment}</h2>
+          <dl>
+            <dt>Primary key</dt>
+            <dd>
+              <code
+                class="secret"
+                id="key-${s.environment}-primary"
+                data-copy-source
+                data-copy-label="Copy primary key"
+                >${s.primaryKey}</code
+              >
+            </dd>
+            <dt>Secondary key</dt>
+            <dd>
+              <code
+                class="secret"
+                id="key-${s.environment}-secondary"
+                data-copy-source
+                data-copy-label="Copy secondary key"
+                >${s.secondaryKey}</code
+              >
+            </dd>
+          </dl>
+          <h3>Client configuration (mcpServers)</h3>
+          <pre id="client-${s.environment}" data-copy-source data-copy-label="Copy client block">
+${JSON.stringify(s.mcpServers, null, 2)}</pre>
+        </section>`,
+    )}
+    <p><a href="/portal/applications">Done: back to my applications</a></p>`;
+  return page(portal.assets, { title: 'Your keys', session, body });
+}
+
+export function registerDeveloperPages(services: AdminServices) {
+  return (app: FastifyInstance, portal: PortalContext): void => {
+    app.get('/applications', async (request, reply) => {
+      const session = await portal.requireSession(request, reply);
+      if (session === null) return reply;
+      const [requests, subscriptions] = await Promise.all([
+        services.accessRequests.list(session.actor),
+        services.applications.visibleSubscriptions(session.actor),
+      ]);
+      const mine =
+        session.actor.role === 'admin'
+          ? requests.filter((r) => r.requester === session.actor.subject)
+          : requests;
+      const done = (request.query as { done?: string }).done;
+      const body = html`${requestsTable(session, mine)}
+        <h2>Subscriptions</h2>
+        ${subscriptionsTable(session, subscriptions, { admin: false })}`;
+      return portal.sendPage(
+        reply,
+        page(portal.assets, {
+          title: 'My applications',
+          session,
+          body,
+          notice: done === 'requested' ? 'Your access request was sent for approval.' : undefined,
+        }),
+      );
+    });
+
+    app.get('/request', async (request, reply) => {
+      const session = await portal.requireSession(request, reply);
+      if (session === null) return reply;
+      return portal.sendPage(
+        reply,
+        page(portal.assets, {
+          title: 'Request access',
+          session,
+          body: requestForm(session, EMPTY_FORM, {}),
+        }),
+      );
+    });
+
+    app.post('/request', async (request, reply) => {
+      const ok = await portal.requireForm(request, reply);
+      if (ok === null) return reply;
+      const { session, form } = ok;
+      const { values, input, problems } = parseRequestForm(form);
+      let refusal: Refusal | undefined;
+      if (Object.keys(problems).length > 0)
+        refusal = { alert: 'Please correct the fields marked below.', fields: problems };
+      else {
+        try {
+          // The admin API's own request schema: the portal accepts exactly what the API accepts.
+          await services.accessRequests.create(session.actor, validated(AccessRequestBody, input));
+          return reply.redirect('/portal/applications?done=requested', 303);
+        } catch (error) {
+          refusal = refusalOf(error);
+          if ((error as { code?: string }).code === 'APPLICATION_NAME_TAKEN')
+            refusal = { alert: refusal.alert, fields: { application: refusal.alert } };
+        }
+      }
+      return portal.sendPage(
+        reply,
+        page(portal.assets, {
+          title: 'Request access',
+          session,
+          alert: refusal.alert,
+          body: requestForm(session, values, refusal.fields),
+        }),
+        400,
+      );
+    });
+
+    app.post('/requests/:id/keys', async (request, reply) => {
+      const ok = await portal.requireForm(request, reply);
+      if (ok === null) return reply;
+      const { id } = request.params as { id: string };
+      try {
+        const collected = await services.accessRequests.collectKeys(ok.session.actor, id);
+        reply.header('Cache-Control', 'no-store');
+        return portal.sendPage(reply, collectedPage(portal, ok.session, collected));
+      } catch (error) {
+        const refusal = refusalOf(error);
+        return portal.sendPage(
+          reply,
+          page(portal.assets, {
+            title: 'Keys not shown',
+            session: ok.session,
+            alert: refusal.alert,
+            body: html`<p><a href="/portal/applications">Back to my applications</a></p>`,
+          }),
+          409,
+        );
+      }
+    });
+  };
+}
