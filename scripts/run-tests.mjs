@@ -42,6 +42,17 @@ if (!/^[1-9]\d*$/.test(concurrency)) {
   process.exit(2);
 }
 
+// The browser tests need Debian's chromium. Installing it (apt-get, as root) can take minutes on a fresh
+// machine, longer than one test file may run, so it happens here, once, before any test starts; the suite
+// itself only checks and says why it skips when the browser is still absent.
+if (files.some((f) => f.includes('browser'))) {
+  const { ensureChromium } = await import(join(testRoot, 'helpers', 'chromium.js'));
+  const browser = ensureChromium();
+  console.log(
+    'path' in browser ? `# chromium: ${browser.path}` : `# chromium unavailable: ${browser.skip}`,
+  );
+}
+
 const result = spawnSync(
   process.execPath,
   [

@@ -23,7 +23,12 @@ const availability = ensureChromium();
 const skip = 'skip' in availability ? `portal browser suite skipped: ${availability.skip}` : false;
 if (skip) console.log(`# ${skip}`);
 
-const SHOTS = join(process.cwd(), 'docs', 'portal');
+// The screenshots in docs/portal/ are refreshed only when asked (TOOLGATE_PORTAL_SCREENSHOTS=1), so a
+// test run leaves the working tree as it found it; otherwise they go to a temporary folder.
+const SHOTS =
+  process.env.TOOLGATE_PORTAL_SCREENSHOTS === '1'
+    ? join(process.cwd(), 'docs', 'portal')
+    : mkdtempSync(join(tmpdir(), 'toolgate-portal-shots-'));
 const CLIENT_ID = 'toolgate-portal';
 const CLIENT_SECRET = 'portal-client-secret-for-the-browser-test';
 
