@@ -9,9 +9,9 @@ import {
   accountsDocumentPath,
   componentSchemaBundle,
   loadOpenApiDocument,
-  packageRoot,
   paymentOrderDocumentPath,
 } from '../../src/payments/openapi/load.js';
+import { packageRoot } from '../../src/shared/package-root.js';
 
 type Json = Record<string, unknown>;
 

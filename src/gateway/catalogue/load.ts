@@ -1,11 +1,11 @@
 // Reads each backend's OpenAPI document (file or URL), dereferences it and builds the catalogue.
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { isAbsolute, join, resolve } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { request } from 'undici';
 import { parse as parseYaml } from 'yaml';
 import type { BackendConfig } from '../../config/gateway-mcp.js';
+import { packageRoot } from '../../shared/package-root.js';
 import { GatewayError } from '../errors.js';
 import { buildCatalogue } from './build.js';
 import { applyOverrides, type BackendOverrides } from './overrides.js';
@@ -64,16 +64,6 @@ export function resolveDocumentPath(file: string): string {
   const fromCwd = resolve(process.cwd(), file);
   if (existsSync(fromCwd)) return fromCwd;
   return join(packageRoot(), file);
-}
-
-function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const parent = dirname(dir);
-    if (parent === dir) return process.cwd();
-    dir = parent;
-  }
-  return dir;
 }
 
 function parseText(text: string, name: string): JsonObject {

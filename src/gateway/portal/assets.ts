@@ -2,7 +2,8 @@
 // they can be cached for a year and a new version is fetched as soon as it changes.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageRoot } from '../../shared/package-root.js';
 
 export interface Asset {
   readonly body: string;
@@ -16,11 +17,11 @@ export interface Assets {
   readonly files: ReadonlyMap<string, Asset>;
 }
 
-// The compiled module lives in dist/src/gateway/portal/; the files stay in the source tree (no build step).
-const SOURCE = new URL('../../../../src/gateway/portal/assets/', import.meta.url);
+// The files stay in the source tree (no build step); the compiled module lives in dist/.
+const SOURCE = join(packageRoot(), 'src', 'gateway', 'portal', 'assets');
 
 function load(name: string, ext: string, contentType: string): [string, Asset] {
-  const body = readFileSync(fileURLToPath(new URL(`${name}.${ext}`, SOURCE)), 'utf8');
+  const body = readFileSync(join(SOURCE, `${name}.${ext}`), 'utf8');
   const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
   return [`${name}.${hash}.${ext}`, { body, contentType }];
 }

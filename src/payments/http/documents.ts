@@ -1,22 +1,11 @@
 // Reads the service's OpenAPI documents once at startup. The YAML files live in the repository's
-// src/payments/openapi/ folder (not copied to dist/); the package root is found by walking up from
-// this module to the folder that holds package.json.
-import { existsSync, readFileSync } from 'node:fs';
+// src/payments/openapi/ folder (not copied to dist/), found from the package root.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../../shared/package-root.js';
 import { parse } from 'yaml';
 
 export type OpenApiDocument = Record<string, unknown>;
-
-function packageRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'package.json'))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('package.json not found');
-    dir = parent;
-  }
-  return dir;
-}
 
 const cache = new Map<string, OpenApiDocument>();
 

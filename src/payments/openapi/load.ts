@@ -1,24 +1,11 @@
 // Locates and parses the service's OpenAPI documents. The YAML files are read from the repository's
 // src/ folder at runtime (they are not copied to dist/), so the package root is found by walking up
 // from this module to the folder that holds package.json.
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../../shared/package-root.js';
 import { parse } from 'yaml';
 import { isPlainObject } from '../../shared/is-plain-object.js';
-
-/** Absolute path of the folder containing package.json, found by walking up from this module. */
-export function packageRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(path.join(dir, 'package.json'))) return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir)
-      throw new Error('package.json not found above ' + fileURLToPath(import.meta.url));
-    dir = parent;
-  }
-}
 
 const openApiDir = path.join(packageRoot(), 'src', 'payments', 'openapi');
 
