@@ -29,6 +29,7 @@ const ACCESS_TOKEN_TTL = 5;
 const CLOCK_TOLERANCE = 30;
 let child: ReturnType<typeof spawnCli>;
 let printed: Printed;
+let portalUrl: string;
 let env: NodeJS.ProcessEnv;
 
 before(async () => {
@@ -55,8 +56,10 @@ before(async () => {
   const summary = (await waitForSummary(child)) as unknown as {
     clientConfig: { mcpServers: { toolgate: Printed } };
     authorizationServer: string;
+    portalUrl: string;
   };
   printed = summary.clientConfig.mcpServers.toolgate;
+  portalUrl = summary.portalUrl;
   assert.equal(summary.authorizationServer, new URL('/dev-idp', printed.url).href);
 });
 
@@ -217,4 +220,56 @@ test('RFC 8707: the authorization server refuses a resource that is not this gat
   const response = await fetch(url, { redirect: 'manual' });
   const location = new URL(response.headers.get('location') ?? 'http://none/');
   assert.equal(location.searchParams.get('error'), 'invalid_target');
+});
+
+/**
+ * The portal's sign-in uses the same provider as MCP clients (issue 16): with no admin.oidc configured,
+ * `toolgate start` in development registers the portal as a public client of the development
+ * authorization server, and "Sign in with OpenID Connect" runs code + PKCE there (autoLogin: alice).
+ */
+test('The portal signs a user in through the development authorization server (code + PKCE), as a developer', async () => {
+  const jar = new Map<string, string>();
+  const visit = async (url: URL): Promise<Response> => {
+    const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    const response = await fetch(url, {
+      redirect: 'manual',
+      headers: cookie === '' ? {} : { cookie },
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const at = pair?.indexOf('=') ?? -1;
+      if (pair !== undefined && at > 0) jar.set(pair.slice(0, at).trim(), pair.slice(at + 1));
+    }
+    return response;
+  };
+  const signIn = await visit(new URL('auth/oidc', portalUrl));
+  assert.equal(signIn.status, 303);
+  const authorize = new URL(signIn.headers.get('location') ?? '');
+  assert.equal(authorize.origin + authorize.pathname, new URL('/dev-idp/auth', printed.url).href);
+  assert.equal(authorize.searchParams.get('client_id'), 'toolgate-portal');
+  assert.equal(authorize.searchParams.get('code_challenge_method'), 'S256');
+  let next = authorize;
+  let landed: Response | undefined;
+  for (let hop = 0; hop < 12 && landed === undefined; hop += 1) {
+    const response = await visit(next);
+    const location = response.headers.get('location');
+    assert.ok(
+      response.status >= 300 && response.status < 400 && location !== null,
+      `redirect expected at ${next.href}, got ${response.status}: ${(await response.text()).slice(0, 300)}`,
+    );
+    next = new URL(location, next);
+    if (next.pathname === '/portal/auth/callback') landed = await visit(next);
+  }
+  assert.ok(landed, 'the provider sent the browser back to the portal callback');
+  // The callback answers with a page that moves on to /portal/ (a SameSite=Strict session cookie set in
+  // answer to a cross-site navigation is sent only from the next same-site request).
+  assert.equal(landed.status, 200);
+  assert.match(await landed.text(), /Signed in\./);
+  let home = await visit(new URL('/portal/', portalUrl));
+  for (let hop = 0; hop < 3 && home.status === 303; hop += 1)
+    home = await visit(new URL(home.headers.get('location') ?? '', portalUrl));
+  assert.equal(home.status, 200);
+  assert.ok(!home.url.includes('sign-in'), 'the portal did not send the user back to sign in');
+  const page = await home.text();
+  assert.match(page, /alice@example.com\s*\(developer\)/);
 });

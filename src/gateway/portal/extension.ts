@@ -12,6 +12,7 @@ import { registerAdminSubscriptionPages } from './pages/admin-subscriptions.js';
 import { registerToolsUsagePages } from './pages/tools-usage.js';
 import { registerIdentityProviderPages } from './pages/admin-identity-provider.js';
 import { liveServicesOf } from '../admin/live-extension.js';
+import { devPortalOidc } from '../auth/dev-idp/portal-client.js';
 
 type PageRegistration = (app: FastifyInstance, portal: PortalContext) => void;
 
@@ -39,7 +40,7 @@ export const portalExtension: AdminExtension = {
     return portalPlugin({
       db: context.db,
       session: admin.portal.session,
-      oidc: admin.oidc,
+      oidc: admin.oidc ?? devPortalOidc(context.config),
       roleOf: (claims) =>
         actorFromUser(
           { subject: 'oidc', claims, expiresAt: 0, tokenHash: '' },

@@ -155,7 +155,8 @@ export function createOidcClient(
       }
       const text = await res.text();
       if (text.length > MAX_BYTES) throw failed('the token response is too large');
-      if (res.status !== 200) throw failed(`the token endpoint answered HTTP ${res.status}`);
+      if (res.status !== 200)
+        throw failed(`the token endpoint answered HTTP ${res.status}${oauthErrorOf(text)}`);
       let idToken: unknown;
       try {
         idToken = (JSON.parse(text) as { id_token?: unknown }).id_token;
@@ -177,4 +178,17 @@ export function createOidcClient(
       return { subject: checkSubject(payload.sub), claims: payload };
     },
   };
+}
+
+/** The OAuth error code and description of a failed token response (RFC 6749 §5.2), for the log line. */
+function oauthErrorOf(text: string): string {
+  try {
+    const body = JSON.parse(text) as { error?: unknown; error_description?: unknown };
+    if (typeof body.error !== 'string') return '';
+    const description =
+      typeof body.error_description === 'string' ? `: ${body.error_description.slice(0, 200)}` : '';
+    return ` (${body.error.slice(0, 64)}${description})`;
+  } catch {
+    return '';
+  }
 }

@@ -24,6 +24,11 @@ export interface AuthorizationServerOptions {
   readonly interactionPath: string;
   readonly accessTokenTtlSeconds: number;
   readonly refreshTokenTtlSeconds: number;
+  /** Public clients registered at startup (the portal, portal-client.ts): PKCE, no secret. */
+  readonly clients?: readonly {
+    readonly clientId: string;
+    readonly redirectUris: readonly string[];
+  }[];
 }
 
 export const OIDC_SCOPES = ['openid', 'profile', 'offline_access'] as const;
@@ -64,10 +69,20 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     routes: { jwks: '/jwks.json' },
     scopes: [...OIDC_SCOPES, ...options.resourceScopes],
+    // A configured user's extra claims (e.g. `roles`, which the portal reads for the admin role) travel
+    // in ID tokens as in access tokens.
     claims: {
-      openid: ['sub'],
+      openid: ['sub', ...new Set(options.users.flatMap((u) => Object.keys(u.claims ?? {})))],
       profile: ['name', 'email', 'preferred_username'],
     },
+    clients: (options.clients ?? []).map((c) => ({
+      client_id: c.clientId,
+      redirect_uris: [...c.redirectUris],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      id_token_signed_response_alg: 'ES256',
+    })),
     findAccount: (_ctx: unknown, id: string) => {
       const user = users.get(id);
       if (user === undefined) return undefined;
@@ -88,6 +103,9 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     // Any refresh token is exchanged once: each refresh answers a new one (OAuth 2.1 §4.3.1 for
     // public clients), so a stolen refresh token is useless after the legitimate client's next refresh.
     rotateRefreshToken: true,
+    // Codes and tokens are not tied to the browser session that granted them: the sign-in pages keep no
+    // lasting session a client would need (autoLogin signs in afresh), and a code lives 60 s anyway.
+    expiresWithSession: () => false,
     issueRefreshToken: (_ctx: unknown, client: ProviderClient) =>
       client.grantTypeAllowed('refresh_token'),
     clientBasedCORS: () => true,

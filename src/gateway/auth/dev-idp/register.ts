@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FrozenConfig } from '../../../config/schema.js';
 import { DEV_IDP_PATH, type IdentitySettings } from '../settings.js';
 import { createDevIdp } from './idp.js';
+import { DEV_PORTAL_CLIENT_ID, devPortalOidc, devPortalRedirectUris } from './portal-client.js';
 import { devAuthorizationRoutes, INTERACTION_SEGMENT } from './routes.js';
 
 export async function registerDevIdentityProvider(
@@ -29,6 +30,10 @@ export async function registerDevIdentityProvider(
     interactionPath: `${DEV_IDP_PATH}${INTERACTION_SEGMENT}`,
     accessTokenTtlSeconds: dev.accessTokenTtlSeconds,
     refreshTokenTtlSeconds: dev.refreshTokenTtlSeconds,
+    clients:
+      devPortalOidc(config) === undefined
+        ? []
+        : [{ clientId: DEV_PORTAL_CLIENT_ID, redirectUris: devPortalRedirectUris(config) }],
   });
   await app.register(
     devAuthorizationRoutes({
