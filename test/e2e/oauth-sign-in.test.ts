@@ -17,7 +17,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { decodeJwt } from 'jose';
 import { finished, spawnCli, waitForSummary } from '../helpers/process.js';
-import { BrowserlessOAuthProvider } from '../helpers/oauth-client.js';
+import { BrowserlessOAuthProvider, browserlessVisitor } from '../helpers/oauth-client.js';
 import { createDevIdp } from '../../src/gateway/auth/dev-idp/idp.js';
 
 interface Printed {
@@ -228,20 +228,7 @@ test('RFC 8707: the authorization server refuses a resource that is not this gat
  * authorization server, and "Sign in with OpenID Connect" runs code + PKCE there (autoLogin: alice).
  */
 test('The portal signs a user in through the development authorization server (code + PKCE), as a developer', async () => {
-  const jar = new Map<string, string>();
-  const visit = async (url: URL): Promise<Response> => {
-    const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-    const response = await fetch(url, {
-      redirect: 'manual',
-      headers: cookie === '' ? {} : { cookie },
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const at = pair?.indexOf('=') ?? -1;
-      if (pair !== undefined && at > 0) jar.set(pair.slice(0, at).trim(), pair.slice(at + 1));
-    }
-    return response;
-  };
+  const visit = browserlessVisitor();
   const signIn = await visit(new URL('auth/oidc', portalUrl));
   assert.equal(signIn.status, 303);
   const authorize = new URL(signIn.headers.get('location') ?? '');

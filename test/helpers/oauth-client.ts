@@ -71,19 +71,14 @@ export class BrowserlessOAuthProvider implements OAuthClientProvider {
 }
 
 /**
- * GETs `start` and follows redirects (keeping cookies) until one points at `redirectUri`; with `visit`,
- * also requests that URL, as a browser would (a client's loopback callback listener receives it).
+ * A GET that keeps cookies as a browser would (one jar for every URL it visits; paths and ports are not
+ * told apart, which loopback tests do not need) and does not follow redirects.
  */
-export async function followToCallback(
-  start: URL,
-  redirectUri: string,
-  options: { visit?: boolean } = {},
-): Promise<URLSearchParams> {
+export function browserlessVisitor(): (url: URL) => Promise<Response> {
   const jar = new Map<string, string>();
-  let next = start;
-  for (let hop = 0; hop < 10; hop += 1) {
+  return async (url) => {
     const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-    const response = await fetch(next, {
+    const response = await fetch(url, {
       redirect: 'manual',
       headers: cookie === '' ? {} : { cookie },
     });
@@ -92,6 +87,23 @@ export async function followToCallback(
       const at = pair?.indexOf('=') ?? -1;
       if (pair !== undefined && at > 0) jar.set(pair.slice(0, at).trim(), pair.slice(at + 1));
     }
+    return response;
+  };
+}
+
+/**
+ * GETs `start` and follows redirects (keeping cookies) until one points at `redirectUri`; with `visit`,
+ * also requests that URL, as a browser would (a client's loopback callback listener receives it).
+ */
+export async function followToCallback(
+  start: URL,
+  redirectUri: string,
+  options: { visit?: boolean } = {},
+): Promise<URLSearchParams> {
+  const visit = browserlessVisitor();
+  let next = start;
+  for (let hop = 0; hop < 10; hop += 1) {
+    const response = await visit(next);
     const location = response.headers.get('location');
     if (response.status < 300 || response.status >= 400 || location === null)
       throw new Error(

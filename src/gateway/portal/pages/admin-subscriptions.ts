@@ -1,10 +1,11 @@
 // Admin view: every subscription with its masked keys, key age under the rotation policy, and the
 // actions (suspend, resume, revoke; rotate a key, whose new value is shown once).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AdminServices } from '../../admin/services.js';
 import { html } from '../html.js';
 import { page } from '../layout.js';
 import type { PortalContext } from '../plugin.js';
+import type { PortalSession } from '../session-store.js';
 import { refusalOf } from './errors.js';
 import { one } from '../http-security.js';
 import { validated } from '../../admin/http/validate.js';
@@ -17,6 +18,26 @@ const NOTICES: Record<string, string> = {
   revoke: 'The subscription was revoked.',
   limits: 'The quota and tools of the subscription were saved.',
 };
+
+/** The subscriptions page's answer to a refused action: the reason, and the way back. */
+function refused(
+  portal: PortalContext,
+  reply: FastifyReply,
+  session: PortalSession,
+  error: unknown,
+  status: number,
+): FastifyReply {
+  return portal.sendPage(
+    reply,
+    page(portal.assets, {
+      title: 'Subscriptions',
+      session,
+      alert: refusalOf(error).alert,
+      body: html`<p><a href="/portal/admin/subscriptions">Back</a></p>`,
+    }),
+    status,
+  );
+}
 
 export function registerAdminSubscriptionPages(services: AdminServices) {
   return (app: FastifyInstance, portal: PortalContext): void => {
@@ -53,16 +74,7 @@ export function registerAdminSubscriptionPages(services: AdminServices) {
       try {
         await services.provisioning.setStatus(ok.session.actor, id, status);
       } catch (error) {
-        return portal.sendPage(
-          reply,
-          page(portal.assets, {
-            title: 'Subscriptions',
-            session: ok.session,
-            alert: refusalOf(error).alert,
-            body: html`<p><a href="/portal/admin/subscriptions">Back</a></p>`,
-          }),
-          409,
-        );
+        return refused(portal, reply, ok.session, error, 409);
       }
       return reply.redirect(`/portal/admin/subscriptions?done=${action}`, 303);
     });
@@ -87,16 +99,7 @@ export function registerAdminSubscriptionPages(services: AdminServices) {
           }),
         );
       } catch (error) {
-        return portal.sendPage(
-          reply,
-          page(portal.assets, {
-            title: 'Subscriptions',
-            session: ok.session,
-            alert: refusalOf(error).alert,
-            body: html`<p><a href="/portal/admin/subscriptions">Back</a></p>`,
-          }),
-          400,
-        );
+        return refused(portal, reply, ok.session, error, 400);
       }
       return reply.redirect('/portal/admin/subscriptions?done=limits', 303);
     });
@@ -126,16 +129,7 @@ export function registerAdminSubscriptionPages(services: AdminServices) {
           }),
         );
       } catch (error) {
-        return portal.sendPage(
-          reply,
-          page(portal.assets, {
-            title: 'Subscriptions',
-            session: ok.session,
-            alert: refusalOf(error).alert,
-            body: html`<p><a href="/portal/admin/subscriptions">Back</a></p>`,
-          }),
-          409,
-        );
+        return refused(portal, reply, ok.session, error, 409);
       }
     });
   };
