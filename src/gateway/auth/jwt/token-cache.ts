@@ -1,6 +1,7 @@
 // Cache of verified tokens keyed by the presented token, so a repeated token skips hashing and signature
-// verification (the map holds tokens only as long as they would be accepted anyway). An entry lives until min(token exp, insertion + maxAgeMs); expired entries are never
-// returned. Bounded LRU (a Map's insertion order; a hit re-inserts the entry).
+// verification (the map holds tokens only as long as they would be accepted anyway). An entry lives until
+// min(token exp, insertion + maxAgeMs); expired entries are never returned. Bounded LRU (a Map's insertion
+// order; a hit re-inserts the entry).
 import { createHash } from 'node:crypto';
 
 export function sha256Hex(value: string): string {

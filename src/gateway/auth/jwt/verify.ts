@@ -22,7 +22,7 @@ export interface VerifiedUser {
   claims: Record<string, unknown>;
   /** The token's `exp` claim (seconds since the epoch). */
   expiresAt: number;
-  /** Hex SHA-256 of the token: a log-safe reference and cache key. */
+  /** Hex SHA-256 of the token: a log-safe reference. */
   tokenHash: string;
 }
 
