@@ -139,10 +139,13 @@ async function sdk() {
  * toolgate built by createGateway as the service builds it, on an in-memory database, in front of the
  * backend (the fixture OpenAPI document's createPayment). lean: subscription key only, anonymous callers,
  * warn logs. full: key + JWT (static ES256 key, verified-token cache) + the per-user quota + identity
- * headers with the shared secret + one info access line per request (written to /dev/null).
+ * headers with the shared secret + one info access line per request (through the service's redacting
+ * logger, written to /dev/null).
  */
 async function toolgate(full) {
   const { default: pino } = await import('pino');
+  const { createLogger } = await import(dist('src/shared/log/logger.js'));
+  const { configuredSecrets } = await import(dist('src/cli/secrets.js'));
   const { loadConfig } = await import(dist('src/config/load.js'));
   const { createGateway } = await import(dist('src/gateway/create-gateway.js'));
   const { openSqlite } = await import(dist('src/shared/db/sqlite.js'));
@@ -191,7 +194,13 @@ async function toolgate(full) {
     environment: config.environment,
   });
   writeFileSync(keyFile, issued.primaryKey);
-  const logger = pino({ level: full ? 'info' : 'warn' }, pino.destination('/dev/null'));
+  // The redacting logger `toolgate gateway` builds (createLogger, the configuration's secrets
+  // registered with its scrubber), writing to /dev/null.
+  const { logger } = createLogger({
+    level: full ? 'info' : 'warn',
+    secrets: configuredSecrets(config),
+    destination: pino.destination('/dev/null'),
+  });
   const app = await createGateway({ config, logger, stores: { db } });
   return app;
 }

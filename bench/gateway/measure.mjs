@@ -73,8 +73,8 @@ export function numberOption(name, fallback) {
  * Forks a server process (`script` with `args`) that reports `{ url }` over IPC once listening and answers
  * 'cpu' with its `process.cpuUsage()` and 'stop' by exiting; resolves to the child and its URL.
  */
-export function forkServer(script, args, onStarted = () => undefined) {
-  const child = fork(script, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export function forkServer(script, args, onStarted = () => undefined, execArgv = process.execArgv) {
+  const child = fork(script, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
   onStarted(child);
   return new Promise((resolve, reject) => {
     child.once('message', (m) => resolve({ child, url: m.url }));

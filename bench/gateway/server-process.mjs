@@ -1,7 +1,7 @@
 // Child process for the gateway benchmark: runs either the fixture backend or a gateway in front of it, so
 // each one's CPU time can be measured on its own. Talks to the parent over IPC.
 //   node server-process.mjs backend [busyMicros]
-//   node server-process.mjs gateway <backendBaseUrl> [large]
+//   node server-process.mjs gateway <backendBaseUrl> [large|demo]
 import { join } from 'node:path';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -27,6 +27,20 @@ if (role === 'backend') {
     catalogue = buildCatalogue([
       { backend: 'fixture', document: largeDocument(1000), injectedHeaders: [] },
     ]);
+  }
+  if (variant === 'demo') {
+    // The demo's catalogue: the payment service's two OpenAPI documents, as `toolgate start` lists them.
+    const { buildCatalogue } = await import(dist('src/gateway/catalogue/build.js'));
+    const load = await import(dist('src/payments/openapi/load.js'));
+    catalogue = buildCatalogue(
+      await Promise.all(
+        [load.paymentOrderDocumentPath, load.accountsDocumentPath].map(async (file) => ({
+          backend: 'fixture',
+          document: await load.loadOpenApiDocument(file),
+          injectedHeaders: [],
+        })),
+      ),
+    );
   }
   const gw = await startTestGateway(gateway, undefined, { catalogue, logLevel: 'warn' });
   url = `${await gw.app.listen({ port: 0, host: '127.0.0.1' })}/mcp`;

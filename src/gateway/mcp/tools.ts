@@ -40,9 +40,38 @@ export interface CallTrace {
   readonly annotate?: ((fields: Readonly<Record<string, unknown>>) => void) | undefined;
 }
 
+/** How many assembled tools/list pages are kept (views × revision families × pages, in practice). */
+const MAX_CACHED_PAGES = 64;
+
+/** The revision family: the revisions within one describe a tool alike. */
+function familyOf(version: string): string {
+  return hasStructuredContent(version)
+    ? 'current'
+    : hasToolAnnotations(version)
+      ? '2025-03-26'
+      : '2024-11-05';
+}
+
+/**
+ * The same JSON with every non-ASCII character written as a \u escape: one such character (in an
+ * OpenAPI description, say) would otherwise make a whole page a two-byte string, twice the memory and
+ * slower to encode on every send.
+ */
+export function asciiJson(json: string): string {
+  return json.replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 export class ToolService {
   /** Per revision family, each tool's listing JSON; keyed by the Tool object, so a reload starts afresh. */
   private readonly shapes = new Map<string, WeakMap<Tool, string>>();
+  /** A number per Tool object seen, for page keys. */
+  private readonly toolIds = new WeakMap<Tool, number>();
+  private nextToolId = 0;
+  /** Assembled pages by revision family and Tool objects, least recently used first. */
+  private readonly pages = new Map<string, RawJson>();
 
   constructor(private readonly options: ToolServiceOptions) {}
 
@@ -58,8 +87,39 @@ export class ToolService {
     const page = this.options.directory.page(cursor, this.options.pageSize, (n) =>
       mayUseTool(caller, n),
     );
-    const tools = new RawJson(`[${page.tools.map((t) => this.shape(t, version)).join(',')}]`);
+    const tools = this.pageJson(page.tools, version);
     return page.nextCursor === undefined ? { tools } : { tools, nextCursor: page.nextCursor };
+  }
+
+  /**
+   * The page's `tools` array as JSON, built once per revision family and set of Tool objects (a reload or
+   * an approval change gives other objects, so another key) and kept in a small LRU: a repeated
+   * tools/list costs a lookup, not the assembly of a page of hundreds of kilobytes.
+   */
+  private pageJson(tools: readonly Tool[], version: string): RawJson {
+    const family = familyOf(version);
+    let key = family;
+    for (const tool of tools) {
+      let id = this.toolIds.get(tool);
+      if (id === undefined) {
+        id = this.nextToolId++;
+        this.toolIds.set(tool, id);
+      }
+      key += `,${id}`;
+    }
+    const cached = this.pages.get(key);
+    if (cached !== undefined) {
+      this.pages.delete(key);
+      this.pages.set(key, cached);
+      return cached;
+    }
+    const built = new RawJson(`[${tools.map((t) => this.shape(t, version)).join(',')}]`);
+    this.pages.set(key, built);
+    if (this.pages.size > MAX_CACHED_PAGES) {
+      const oldest = this.pages.keys().next();
+      if (oldest.done !== true) this.pages.delete(oldest.value);
+    }
+    return built;
   }
 
   async call(
@@ -167,11 +227,7 @@ export class ToolService {
   /** The tool's JSON as the given protocol revision describes it (cached per revision family: the
    * revisions within a family describe a tool alike). */
   private shape(tool: Tool, version: string): string {
-    const family = hasStructuredContent(version)
-      ? 'current'
-      : hasToolAnnotations(version)
-        ? '2025-03-26'
-        : '2024-11-05';
+    const family = familyOf(version);
     let cache = this.shapes.get(family);
     if (!cache) {
       cache = new WeakMap();
@@ -179,7 +235,9 @@ export class ToolService {
     }
     let shaped = cache.get(tool);
     if (!shaped) {
-      shaped = JSON.stringify(describeTool(tool, version, this.options.schemaView ?? 'compact'));
+      shaped = asciiJson(
+        JSON.stringify(describeTool(tool, version, this.options.schemaView ?? 'compact')),
+      );
       cache.set(tool, shaped);
     }
     return shaped;

@@ -6,6 +6,7 @@ import { MAX_JSON_DEPTH, jsonNestingExceeds } from '../../shared/json-depth.js';
 import { reasonPhrase } from '../../shared/http/status.js';
 import type { BackendOutcome } from './backend-client.js';
 import { isPlainObject } from '../../shared/is-plain-object.js';
+import { withSourceText } from '../mcp/raw-json.js';
 
 export interface TextContent {
   readonly type: 'text';
@@ -75,9 +76,12 @@ function mapSuccess(
     return errorResult(
       `The backend returned an unreadable response for ${options.operation} (HTTP ${status}): ${parsed.reason}. The backend reported success, so the operation was probably carried out; check its state before retrying.`,
     );
-  // The backend's JSON text is the same JSON: no need to serialise it again.
-  const result: CallToolResult = { content: [{ type: 'text', text: body.trim() }] };
-  if (options.structured && isPlainObject(parsed.value)) result.structuredContent = parsed.value;
+  // The backend's JSON text is the same JSON: no need to serialise it again, neither as the text nor as
+  // structuredContent (the parsed value stays for output validation; the response splices the text).
+  const text = body.trim();
+  const result: CallToolResult = { content: [{ type: 'text', text }] };
+  if (options.structured && isPlainObject(parsed.value))
+    result.structuredContent = withSourceText(parsed.value, text);
   return result;
 }
 

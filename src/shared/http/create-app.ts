@@ -1,7 +1,7 @@
 // The HTTP foundation both services build on: fastify with request ids, redacting logs, health and
 // readiness endpoints, size limits and timeouts, and errors that never leak internals.
 import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
-import type { Logger } from '../log/logger.js';
+import { rawLineWriterOf, type Logger } from '../log/logger.js';
 import { requestIdFrom } from './request-id.js';
 import { problemType, sendProblem } from './problem.js';
 import { JsonBodyError, parseJsonBody } from './json-body.js';
@@ -70,7 +70,7 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     ),
     frameworkErrors: frameworkErrorHandler(render),
     // One access line per request (access-log.ts) instead of fastify's incoming/completed pair.
-    logController: new AccessLogController(),
+    logController: new AccessLogController(rawLineWriterOf(options.logger)),
     // Bound router work on hostile input.
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 256 },
   }) as unknown as FastifyInstance;

@@ -5,6 +5,8 @@ import {
   stdSerializers,
   stdTimeFunctions,
   destination,
+  symbols,
+  levels,
   type Logger,
   type DestinationStream,
 } from 'pino';
@@ -39,6 +41,58 @@ export interface RedactingLogger {
   readonly scrubber: SecretScrubber;
 }
 
+/**
+ * Writes lines in the logger's format straight to its destination, for a hot-path line (the access line)
+ * whose fields the caller builds itself: no serializers, no redaction paths and no scrubbing pass over the
+ * whole line. The caller keeps secrets out by construction — every string it did not make itself goes
+ * through `scrubber` first (see `shared/http/access-log.ts`).
+ */
+export interface RawLineWriter {
+  readonly scrubber: SecretScrubber;
+  /** Writes `{"level":…,"time":…,"pid":…,"name":…<fields>,"msg":…}`; `fields` is `,"key":value…` JSON. */
+  write(level: number, fields: string, msg: string): void;
+}
+
+const LEVEL_VALUES: Readonly<Record<string, number>> = levels.values;
+
+/** The numeric value of a pino level name (`info` → 30); Infinity for `silent` and unknown names. */
+export function levelValue(name: string): number {
+  return name === 'silent' ? Infinity : (LEVEL_VALUES[name] ?? Infinity);
+}
+
+/** Destinations of loggers made by `createLogger`, with the scrubber that guards their lines. */
+const GUARDED = new WeakMap<
+  object,
+  { readonly scrubber: SecretScrubber; readonly stream: DestinationStream }
+>();
+
+interface PinoInternals {
+  readonly [symbols.streamSym]?: object;
+  readonly [symbols.chindingsSym]?: string;
+}
+
+/**
+ * A raw writer for `logger` and its bindings (`pid`, `name`, `service`…, computed and scrubbed once), when
+ * `createLogger` made it or its parent; undefined for any other logger (callers then log normally).
+ */
+export function rawLineWriterOf(logger: Logger): RawLineWriter | undefined {
+  const internals = logger as unknown as PinoInternals;
+  const target = internals[symbols.streamSym];
+  const guarded = target === undefined ? undefined : GUARDED.get(target);
+  const chindings = internals[symbols.chindingsSym];
+  if (guarded === undefined || typeof chindings !== 'string') return undefined;
+  const { scrubber, stream } = guarded;
+  const bindings = scrubber.scrub(chindings);
+  return {
+    scrubber,
+    write(level, fields, msg) {
+      stream.write(
+        `{"level":${level},"time":"${new Date().toISOString()}"${bindings}${fields},"msg":${JSON.stringify(msg)}}\n`,
+      );
+    },
+  };
+}
+
 export function createLogger(options: LoggerOptions): RedactingLogger {
   const scrubber = new SecretScrubber(options.secrets ?? []);
   const headerPaths = SENSITIVE_HEADERS.flatMap((h) => [
@@ -46,6 +100,7 @@ export function createLogger(options: LoggerOptions): RedactingLogger {
     `res.headers["${h}"]`,
     `headers["${h}"]`,
   ]);
+  const stream = options.destination ?? destination({ sync: false });
   const logger = pino(
     {
       level: options.level,
@@ -61,7 +116,8 @@ export function createLogger(options: LoggerOptions): RedactingLogger {
         err: stdSerializers.err,
       },
     },
-    options.destination ?? destination({ sync: false }),
+    stream,
   );
+  GUARDED.set(stream, { scrubber, stream });
   return { logger, scrubber };
 }

@@ -16,16 +16,40 @@ function maskIfJose(match: string, header: string): string {
   return /^[ \t\r\n]*\{/.test(decoded) ? maskSecret(match) : match;
 }
 
-const PATTERNS: readonly RegExp[] = [
+/**
+ * Each pattern with a literal the line must contain for the pattern to match at all: a cheap `includes`
+ * (or one-character test) skips the regular expression on the many lines and fields that cannot hold it.
+ */
+const PATTERNS: readonly {
+  readonly pattern: RegExp;
+  readonly mayMatch: (line: string) => boolean;
+}[] = [
   // JSON Web Tokens whose header is the usual {" (→ eyJ), wherever they start
-  /eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g,
+  {
+    pattern: /eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g,
+    mayMatch: (line) => line.includes('eyJ'),
+  },
   // toolgate subscription keys
-  /tgk_[A-Za-z0-9_]{8,}/g,
+  { pattern: /tgk_[A-Za-z0-9_]{8,}/g, mayMatch: (line) => line.includes('tgk_') },
   // "Bearer <anything>" and "Basic <anything>" credentials
-  /(?<=\b(?:Bearer|Basic)\s+)[A-Za-z0-9._~+/=-]{8,}/gi,
+  {
+    pattern: /(?<=\b(?:Bearer|Basic)\s+)[A-Za-z0-9._~+/=-]{8,}/gi,
+    mayMatch: (line) => WHITESPACE.test(line),
+  },
   // subscription-key / api-key / apikey query parameters
-  /(?<=[?&](?:subscription-key|api-key|apikey|access_token)=)[^&\s"]+/gi,
+  {
+    pattern: /(?<=[?&](?:subscription-key|api-key|apikey|access_token)=)[^&\s"]+/gi,
+    mayMatch: (line) => line.includes('='),
+  },
 ];
+
+const WHITESPACE = /\s/;
+
+/** Two dots at least: what a JOSE-shaped value needs. */
+function hasTwoDots(line: string): boolean {
+  const first = line.indexOf('.');
+  return first !== -1 && line.indexOf('.', first + 1) !== -1;
+}
 
 export class SecretScrubber {
   private readonly secrets = new Set<string>();
@@ -44,8 +68,9 @@ export class SecretScrubber {
     for (const secret of this.secrets) {
       if (out.includes(secret)) out = out.split(secret).join(maskSecret(secret));
     }
-    for (const pattern of PATTERNS) out = out.replace(pattern, (match) => maskSecret(match));
-    out = out.replace(JOSE_SHAPED, maskIfJose);
+    for (const { pattern, mayMatch } of PATTERNS)
+      if (mayMatch(out)) out = out.replace(pattern, (match) => maskSecret(match));
+    if (hasTwoDots(out)) out = out.replace(JOSE_SHAPED, maskIfJose);
     return out;
   }
 }
