@@ -1,7 +1,6 @@
-// Cache of verified tokens keyed by the presented token, so a repeated token skips hashing and signature
-// verification (the map holds tokens only as long as they would be accepted anyway). An entry lives until
-// min(token exp, insertion + maxAgeMs); expired entries are never returned. Bounded LRU (a Map's insertion
-// order; a hit re-inserts the entry).
+// Cache of verified tokens keyed by the SHA-256 of the token, so a repeated token skips signature
+// verification. An entry lives until min(token exp, insertion + maxAgeMs); expired entries are never
+// returned. Bounded LRU (a Map's insertion order; a hit re-inserts the entry).
 import { createHash } from 'node:crypto';
 
 export function sha256Hex(value: string): string {
@@ -15,9 +14,9 @@ export interface TokenCacheOptions {
 }
 
 export interface TokenCache<V> {
-  get(token: string): V | undefined;
+  get(tokenHash: string): V | undefined;
   /** `expiresAtMs`: the token's own expiry in epoch milliseconds. */
-  set(token: string, value: V, expiresAtMs: number): void;
+  set(tokenHash: string, value: V, expiresAtMs: number): void;
   readonly size: number;
   clear(): void;
 }
@@ -26,20 +25,20 @@ export function createTokenCache<V>(options: TokenCacheOptions): TokenCache<V> {
   const clock = options.clock ?? Date.now;
   const entries = new Map<string, { value: V; until: number }>();
   return {
-    get(token) {
-      const entry = entries.get(token);
+    get(tokenHash) {
+      const entry = entries.get(tokenHash);
       if (!entry) return undefined;
-      entries.delete(token);
+      entries.delete(tokenHash);
       if (clock() >= entry.until) return undefined;
-      entries.set(token, entry);
+      entries.set(tokenHash, entry);
       return entry.value;
     },
-    set(token, value, expiresAtMs) {
+    set(tokenHash, value, expiresAtMs) {
       if (options.maxEntries <= 0 || options.maxAgeMs <= 0) return;
       const until = Math.min(expiresAtMs, clock() + options.maxAgeMs);
       if (until <= clock()) return;
-      entries.delete(token);
-      entries.set(token, { value, until });
+      entries.delete(tokenHash);
+      entries.set(tokenHash, { value, until });
       while (entries.size > options.maxEntries) {
         const oldest = entries.keys().next();
         if (oldest.done) break;

@@ -177,11 +177,9 @@ export function createJwtVerifier(
     if (typeof token !== 'string' || token.length === 0) throw malformed('the token is empty');
     if (Buffer.byteLength(token, 'utf8') > config.maxTokenBytes)
       throw new AuthError('TOKEN_TOO_LARGE', `the token exceeds ${config.maxTokenBytes} bytes`);
-    // Cached by the presented token itself (bounded, expiring with the token): a repeated token costs a
-    // map lookup, not a hash and a signature check.
-    const cached = cache.get(token);
-    if (cached) return cached;
     const tokenHash = sha256Hex(token);
+    const cached = cache.get(tokenHash);
+    if (cached) return cached;
 
     const payload = await verifyJwtCore(token, keys, core);
     const { exp } = payload;
@@ -194,7 +192,7 @@ export function createJwtVerifier(
       expiresAt: exp,
       tokenHash,
     });
-    cache.set(token, user, exp * 1000);
+    cache.set(tokenHash, user, exp * 1000);
     return user;
   }
 

@@ -158,10 +158,9 @@ export class SubscriptionKeyAuthenticator {
 
   private async lookup(key: string): Promise<Found | null> {
     const now = this.clock();
-    // Cached by the presented key (bounded, briefly): a repeated key costs a map lookup, not a hash.
-    const cached = this.cache.get(key);
-    if (cached && cached.expires > now) return cached.found;
     const hash = this.store.hash(key);
+    const cached = this.cache.get(hash);
+    if (cached && cached.expires > now) return cached.found;
     const row = await this.store.findByKey(key);
     const found =
       row === null
@@ -172,10 +171,10 @@ export class SubscriptionKeyAuthenticator {
             keyCreatedAt: Date.parse(row.keyCreatedAt),
           };
     if (this.options.cacheTtlMs > 0) {
-      this.cache.delete(key);
+      this.cache.delete(hash);
       if (this.cache.size >= this.maxEntries)
         this.cache.delete(this.cache.keys().next().value as string);
-      this.cache.set(key, { found, expires: now + this.options.cacheTtlMs });
+      this.cache.set(hash, { found, expires: now + this.options.cacheTtlMs });
     }
     return found;
   }
