@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SignJWT, exportJWK, generateKeyPair } from 'jose';
+import { benchUser, call } from './workload.mjs';
 import {
   forkServer,
   measure,
@@ -24,23 +24,7 @@ const here = new URL('.', import.meta.url).pathname;
 const scratch = mkdtempSync(join(tmpdir(), 'toolgate-profile-'));
 const profileDir = dirAt === -1 ? join(scratch, 'profile') : process.argv[dirAt + 1];
 
-const { publicKey, privateKey } = await generateKeyPair('ES256');
-const jwk = JSON.stringify({ ...(await exportJWK(publicKey)), kid: 'bench', alg: 'ES256' });
-const token = await new SignJWT({ email: 'bench@example.com' })
-  .setProtectedHeader({ alg: 'ES256', kid: 'bench' })
-  .setIssuer('https://idp.bench.example')
-  .setAudience('toolgate-bench')
-  .setSubject('bench-user')
-  .setIssuedAt()
-  .setExpirationTime('2h')
-  .sign(privateKey);
-const payment = { amount: { value: '125.50', currency: 'EUR' }, payee: `DE89 ${'x'.repeat(1380)}` };
-const call = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'tools/call',
-  params: { name: 'createPayment', arguments: { body: payment } },
-});
+const { jwk, token } = await benchUser();
 
 const backend = await forkServer(join(here, 'servers.mjs'), ['backend'], undefined, []);
 const keyFile = join(scratch, 'full.key');

@@ -14,8 +14,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { request } from 'undici';
+import { benchUser, call, mcpHeaders, payment } from './workload.mjs';
 import {
   cpuOf as cpu,
   forkServer,
@@ -47,30 +47,8 @@ const start = (...args) =>
       execFileSync('taskset', ['-p', '-c', serverCores, String(child.pid)], { stdio: 'ignore' });
   });
 
-// A user's token for the full configuration, signed by a key only this run knows.
-const { publicKey, privateKey } = await generateKeyPair('ES256');
-const jwk = JSON.stringify({ ...(await exportJWK(publicKey)), kid: 'bench', alg: 'ES256' });
-const token = await new SignJWT({ email: 'bench@example.com' })
-  .setProtectedHeader({ alg: 'ES256', kid: 'bench' })
-  .setIssuer('https://idp.bench.example')
-  .setAudience('toolgate-bench')
-  .setSubject('bench-user')
-  .setIssuedAt()
-  .setExpirationTime('2h')
-  .sign(privateKey);
-
-const payment = { amount: { value: '125.50', currency: 'EUR' }, payee: `DE89 ${'x'.repeat(1380)}` };
-const call = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'tools/call',
-  params: { name: 'createPayment', arguments: { body: payment } },
-});
-const mcp = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2025-06-18',
-};
+const { jwk, token } = await benchUser();
+const mcp = mcpHeaders;
 
 const load = await quiet();
 const backend = await start('backend');
