@@ -1,5 +1,6 @@
 // One pooled keep-alive HTTP client per backend (undici Pool): connect, headers and total timeouts, no
 // redirects followed, a cap on the response size. Failures come back as values, never thrown.
+import { performance } from 'node:perf_hooks';
 import { Pool, errors, type Dispatcher } from 'undici';
 import type { BackendConfig } from '../../config/gateway-mcp.js';
 import type { BackendRequest } from './build-request.js';
@@ -51,14 +52,23 @@ export class BackendClient {
    * Sends one request. Uses undici's handler-level `dispatch` API rather than `request`: the response body
    * is collected straight from the parser's chunks, without a stream object and an AbortSignal per call
    * (≈ 30 % less client CPU per call, bench/gateway/README.md). The total timeout and the size cap abort
-   * the request through its controller; a request still queued in the pool when its time is up is
-   * aborted as soon as the pool would start it, so it never reaches the backend late.
+   * the request through its controller.
+   *
+   * A request waits in the pool's queue while every connection is busy. It is never sent with too little
+   * of its budget left to be answered: when the pool would start it with less than `startFloorMs(totalMs)`
+   * remaining (or after its timer has fired), it is abandoned before a byte is written and ends as a
+   * timeout that says nothing was sent. Checking the deadline there, not only the timer's flag, closes
+   * the race where a busy connection is cut by its own request's timeout and the pool hands the freed
+   * slot to a queued request whose timer is due a moment later (docs/decisions.md, "Queued backend
+   * calls").
    */
   send(request: BackendRequest): Promise<BackendOutcome> {
     const { totalMs } = this.settings.timeouts;
     const max = this.settings.maxResponseBytes;
+    const latestStart = performance.now() + totalMs - startFloorMs(totalMs);
     return new Promise<BackendOutcome>((resolve) => {
       let controller: Dispatcher.DispatchController | undefined;
+      let started = false;
       let settled = false;
       let status = 0;
       let contentType = '';
@@ -74,7 +84,10 @@ export class BackendClient {
         finish(outcome);
         controller?.abort(new GatewayAbort());
       };
-      const timer = setTimeout(() => stop(timedOut('total', this.settings.timeouts)), totalMs);
+      const timer = setTimeout(
+        () => stop(started ? timedOut('total', this.settings.timeouts) : neverStarted(totalMs)),
+        totalMs,
+      );
 
       const options: Dispatcher.DispatchOptions = {
         method: request.method as Dispatcher.HttpMethod,
@@ -85,7 +98,10 @@ export class BackendClient {
       const handler: Dispatcher.DispatchHandler = {
         onRequestStart: (c) => {
           controller = c;
-          if (settled) c.abort(new GatewayAbort()); // timed out while queued: never send it
+          if (!settled && performance.now() > latestStart) finish(neverStarted(totalMs));
+          if (settled)
+            c.abort(new GatewayAbort()); // out of time while queued: never send it
+          else started = true;
         },
         onResponseStart: (_c, statusCode, headers) => {
           if (statusCode < 200) return; // 1xx informational: the real answer follows
@@ -149,6 +165,26 @@ class GatewayShutdown extends Error {
   }
 }
 
+const NOTHING_SENT = 'Nothing was sent; try again later.';
+
+/**
+ * The least budget a queued request must still have when the pool would start it: a tenth of the total
+ * timeout, at least 1 ms and at most 1 s. Less than that and the backend would most likely be cut off
+ * mid-answer, leaving the caller unsure whether the operation ran; refusing to send is the safer failure.
+ */
+export function startFloorMs(totalMs: number): number {
+  return Math.min(Math.max(totalMs / 10, 1), 1000);
+}
+
+/** A request that ran out of time in the pool's queue: no byte of it reached the backend. */
+function neverStarted(totalMs: number): BackendOutcome {
+  return {
+    kind: 'failure',
+    reason: 'timeout',
+    message: `No connection to the backend came free in time to answer within ${totalMs} ms (total timeout). ${NOTHING_SENT}`,
+  };
+}
+
 function tooLarge(max: number): BackendOutcome {
   return {
     kind: 'failure',
@@ -179,8 +215,6 @@ function timedOut(timer: 'headers' | 'body' | 'total', timeouts: Timeouts): Back
 function unavailable(message: string): BackendOutcome {
   return { kind: 'failure', reason: 'unavailable', message };
 }
-
-const NOTHING_SENT = 'Nothing was sent; try again later.';
 
 /** Maps what undici reports to an outcome the caller can act on (exported for its unit test). */
 export function classifyFailure(error: unknown, timeouts: Timeouts): BackendOutcome {

@@ -4,8 +4,13 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { errors } from 'undici';
-import { BackendClient, classifyFailure } from '../../../src/gateway/upstream/backend-client.js';
+import {
+  BackendClient,
+  classifyFailure,
+  startFloorMs,
+} from '../../../src/gateway/upstream/backend-client.js';
 
 const MAX = 1024;
 const uncaught: unknown[] = [];
@@ -185,7 +190,40 @@ test('a request still queued in the pool when its time is up times out and never
   // reach the backend before this one does.
   assert.equal((await c.send(get('/ok'))).kind, 'response', 'the pool is usable afterwards');
   assert.equal(counted, 0, 'the timed-out request was not sent later');
+  assert.match(queued.kind === 'failure' ? queued.message : '', /Nothing was sent/);
   await c.close();
+});
+
+test('a queued request the pool would start with less than its floor of budget left is not sent', async () => {
+  // Deterministic form of the race above: the queued request is sent 5 ms after the slow one (a busy
+  // wait, so a loaded machine cannot stretch the gap), so when the slow one's timeout cuts the only
+  // connection and the pool starts the queued request, that request's own timer is still ≈ 5 ms away.
+  // Its remaining budget is below the floor (30 ms of 300), so it must be abandoned there, not written
+  // to the new connection and cut off 5 ms later. Without the floor this fails every time.
+  assert.equal(startFloorMs(300), 30);
+  const c = client(origin, 300, 1);
+  counted = 0;
+  const slow = c.send(get('/slow'));
+  const sentAt = performance.now();
+  while (performance.now() - sentAt < 5); // a deliberate busy wait
+  const queued = await c.send(get('/count'));
+  assert.equal(queued.kind === 'failure' && queued.reason, 'timeout');
+  assert.match(queued.kind === 'failure' ? queued.message : '', /Nothing was sent/);
+  const first = await slow;
+  assert.equal(first.kind === 'failure' && first.reason, 'timeout');
+  assert.match(
+    first.kind === 'failure' ? first.message : '',
+    /may or may not have been carried out/,
+  );
+  assert.equal((await c.send(get('/ok'))).kind, 'response', 'the pool is usable afterwards');
+  assert.equal(counted, 0, 'the request was never written to the backend');
+  await c.close();
+});
+
+test('the start floor is a tenth of the total timeout, at least 1 ms and at most 1 s', () => {
+  assert.equal(startFloorMs(5), 1);
+  assert.equal(startFloorMs(2000), 200);
+  assert.equal(startFloorMs(60000), 1000);
 });
 
 test('a refused connection gives an unavailable failure that says nothing was sent', async () => {
