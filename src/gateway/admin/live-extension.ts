@@ -8,15 +8,24 @@ import { identityProviderRoutes } from './routes/identity-provider.js';
 import { toolRoutes } from './routes/tools.js';
 import { usageRoutes } from './routes/usage.js';
 
-/** The live services on the admin app's context (developers see usage of their own subscriptions). */
+const liveServices = new WeakMap<AdminPluginContext, LiveAdminServices>();
+
+/**
+ * The live services on the admin app's context (developers see usage of their own subscriptions). One
+ * set per context: the API routes and the portal both ask for them at startup and must share it.
+ */
 export function liveServicesOf(context: AdminPluginContext): LiveAdminServices {
+  const known = liveServices.get(context);
+  if (known) return known;
   const { applications, audit } = context.services;
-  return openLiveAdminServices({
+  const services = openLiveAdminServices({
     config: context.config,
     db: context.db,
     audit,
     subscriptionsOf: (actor) => applications.visibleSubscriptions(actor),
   });
+  liveServices.set(context, services);
+  return services;
 }
 
 export function liveRouteModules(services: LiveAdminServices): AdminRouteModule[] {

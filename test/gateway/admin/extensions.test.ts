@@ -11,6 +11,8 @@ import { openSqlite } from '../../../src/shared/db/sqlite.js';
 import { migrateGatewayDatabase } from '../../../src/gateway/storage/database.js';
 import { openAdminServices } from '../../../src/gateway/admin/services.js';
 import { testConfig } from './support.js';
+import { liveServicesOf } from '../../../src/gateway/admin/live-extension.js';
+import type { LiveAdminServices } from '../../../src/gateway/admin/live-services.js';
 
 test('an extension contributes routes, paths, a portal and the verifier, and is closed with the app', async () => {
   const db = openSqlite({ path: ':memory:' });
@@ -78,4 +80,34 @@ test('an extension contributes routes, paths, a portal and the verifier, and is 
     await db.close();
   }
   assert.equal(closed, true);
+});
+
+test('the API routes and the portal share one set of live services per app (opened once, not twice)', async () => {
+  const db = openSqlite({ path: ':memory:' });
+  await migrateGatewayDatabase(db);
+  const seen: LiveAdminServices[] = [];
+  const extension: AdminExtension = {
+    name: 'two-users-of-live-services',
+    routes: (context) => {
+      seen.push(liveServicesOf(context));
+      return [];
+    },
+    portal: (context) => {
+      seen.push(liveServicesOf(context));
+      return async () => {};
+    },
+  };
+  const app = await createAdminApp({
+    config: testConfig(),
+    logger: pino({ level: 'silent' }),
+    db,
+    extensions: [extension],
+  });
+  try {
+    assert.equal(seen.length, 2);
+    assert.equal(seen[0], seen[1], 'the portal got the same services object as the API routes');
+  } finally {
+    await app.close();
+    await db.close();
+  }
 });
