@@ -51,9 +51,12 @@ export async function probe(
       const t0 = process.hrtime.bigint();
       const res = await pool.request({ path: target.pathname, ...requestAt(i) });
       const text = await res.body.text();
+      // The clock stops when the whole response has arrived: checking it (a JSON.parse of a 450 KB
+      // tools/list page costs the client milliseconds) is the load generator's time, not the server's.
+      const elapsed = Number(process.hrtime.bigint() - t0) / 1000;
       if (!accept(res.statusCode, text))
         throw new Error(`probe ${url}: HTTP ${res.statusCode} ${text.slice(0, 200)}`);
-      if (i >= warmup) times.push(Number(process.hrtime.bigint() - t0) / 1000);
+      if (i >= warmup) times.push(elapsed);
     }
   } finally {
     await pool.close();

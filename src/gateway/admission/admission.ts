@@ -169,8 +169,17 @@ export class Admission implements Gatekeeper {
     };
   }
 
+  /**
+   * The expanded set per stored tools list (the subscription record is cached, so the list is the same
+   * object between reads): callers of one subscription share one set, which lets tools/list key its
+   * cached pages by the set (mcp/tools.ts). Products are fixed at startup, so an expansion never goes stale.
+   */
+  private readonly expanded = new WeakMap<readonly string[], ReadonlySet<string>>();
+
   private allowedTools(tools: readonly string[] | null): ReadonlySet<string> | 'all' {
     if (tools === null) return 'all';
+    const known = this.expanded.get(tools);
+    if (known) return known;
     const allowed = new Set<string>();
     for (const entry of tools) {
       if (!entry.startsWith(PRODUCT_PREFIX)) allowed.add(entry);
@@ -178,6 +187,7 @@ export class Admission implements Gatekeeper {
         for (const tool of this.options.products?.[entry.slice(PRODUCT_PREFIX.length)] ?? [])
           allowed.add(tool);
     }
+    this.expanded.set(tools, allowed);
     return allowed;
   }
 

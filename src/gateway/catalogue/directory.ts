@@ -36,6 +36,7 @@ export class ToolDirectory {
   private approvedByConfig: ReadonlySet<string>;
   /** The generation this replica last loaded (or tried to); undefined until the first refresh. */
   private generation: number | undefined;
+  private changes = 0;
 
   constructor(
     catalogue: Catalogue,
@@ -48,6 +49,14 @@ export class ToolDirectory {
   ) {
     this.current = catalogue;
     this.approvedByConfig = configApproved;
+  }
+
+  /**
+   * A number that moves whenever what `page` and `find` answer may change: a new catalogue, or stored
+   * approvals that differ from the last ones read. Listings cached under it stay right until it moves.
+   */
+  get revision(): number {
+    return this.changes;
   }
 
   /** The catalogue being served (replaced as a whole by a reload). */
@@ -74,6 +83,7 @@ export class ToolDirectory {
       this.source?.load() ?? new Map<string, ApprovalState>(),
       this.reloader?.generation(),
     ]);
+    if (!sameApprovals(this.stored, state)) this.changes++;
     this.stored = state;
     this.loadedAt = this.now();
     if (this.reloader === undefined || generation === undefined) return;
@@ -95,6 +105,7 @@ export class ToolDirectory {
       const next = await reloader.load();
       this.current = next.catalogue;
       this.approvedByConfig = next.configApproved;
+      this.changes++;
       reloader.reloaded?.(generation, next.catalogue);
     } catch (error) {
       reloader.failed(generation, error);
@@ -127,6 +138,15 @@ export class ToolDirectory {
     const last = out[out.length - 1];
     return { tools: out, nextCursor: more && last ? encodeCursor(last.name) : undefined };
   }
+}
+
+function sameApprovals(
+  a: ReadonlyMap<string, ApprovalState>,
+  b: ReadonlyMap<string, ApprovalState>,
+): boolean {
+  if (a.size !== b.size) return false;
+  for (const [name, state] of a) if (b.get(name) !== state) return false;
+  return true;
 }
 
 function hasMore(

@@ -19,7 +19,7 @@ import { errorResponse, type Dispatched, type Dispatcher } from './dispatch.js';
 import { calledTool, classify, readId, type Message } from './messages.js';
 import { acceptsBoth, originAllowed } from './origin.js';
 import { DEFAULT_HEADERLESS_VERSION, type JsonRpcResponse } from './protocol.js';
-import { stringifyWithRaw } from './raw-json.js';
+import { encodeWithRaw } from './raw-json.js';
 import { revisionOf } from './revision.js';
 
 export interface McpEndpointOptions {
@@ -219,10 +219,7 @@ async function handleBatch(
 function sendBatch(reply: FastifyReply, outcome: BatchOutcome): FastifyReply {
   reply.headers(outcome.headers);
   if (outcome.responses.length === 0) return reply.code(202).send();
-  return reply
-    .code(outcome.status)
-    .type('application/json')
-    .send(stringifyWithRaw(outcome.responses));
+  return reply.code(outcome.status).type('application/json').send(encodeWithRaw(outcome.responses));
 }
 
 /** Origin (DNS-rebinding protection), Content-Type and Accept. */
@@ -325,10 +322,7 @@ function send(reply: FastifyReply, outcome: Dispatched): FastifyReply {
   if (outcome.headers) reply.headers(outcome.headers);
   if ('error' in outcome.response)
     addLogFields(reply.request, { rpcError: outcome.response.error.code });
-  return reply
-    .code(outcome.status)
-    .type('application/json')
-    .send(stringifyWithRaw(outcome.response));
+  return reply.code(outcome.status).type('application/json').send(encodeWithRaw(outcome.response));
 }
 
 /** Every value of a header in the raw (name, value, name, value …) list, in order. */

@@ -2,28 +2,41 @@
 // tool's cached JSON text, and a tools/call result's structuredContent is the backend's own JSON text,
 // instead of re-serialising hundreds of schemas or the parsed backend body per request (Node 20 has no
 // JSON.rawJSON). `toJSON` hands the text over, so serialisation needs no replacer function walking every
-// key of the response.
+// key of the response. `encodeWithRaw` writes the response straight to bytes: a RawJson keeps its UTF-8
+// encoding once made, so a cached tools/list page of hundreds of kilobytes is copied into the response
+// buffer, not re-encoded (and first flattened into one string) on every send.
 import { randomBytes } from 'node:crypto';
 
 // A per-process token no client or backend can guess, so a string they chose can never collide with it.
 const TOKEN = `\u0000raw-${randomBytes(12).toString('hex')}\u0000`;
 const QUOTED_TOKEN = JSON.stringify(TOKEN);
 
-/** The texts handed over by `toJSON` during the current `stringifyWithRaw` (null outside one). */
-let collected: string[] | null = null;
+/** A fragment handed over during serialisation: a RawJson, or a source text. */
+type Fragment = RawJson | string;
 
-/** Inside `stringifyWithRaw`: keeps `text` and stands in for it; elsewhere: undefined. */
-function handOver(text: string): string | undefined {
+/** The fragments handed over by `toJSON` during the current serialisation (null outside one). */
+let collected: Fragment[] | null = null;
+
+/** Inside `stringifyWithRaw` or `encodeWithRaw`: keeps the fragment and stands in for it; elsewhere: undefined. */
+function handOver(fragment: Fragment): string | undefined {
   if (collected === null) return undefined;
-  collected.push(text);
+  collected.push(fragment);
   return TOKEN;
 }
 
 export class RawJson {
+  private encoded: Buffer | undefined;
+
   constructor(readonly text: string) {}
 
+  /** The text as UTF-8, encoded once and kept (a RawJson is immutable). */
+  get bytes(): Buffer {
+    this.encoded ??= Buffer.from(this.text, 'utf8');
+    return this.encoded;
+  }
+
   toJSON(): unknown {
-    return handOver(this.text) ?? (JSON.parse(this.text) as unknown);
+    return handOver(this) ?? (JSON.parse(this.text) as unknown);
   }
 }
 
@@ -47,18 +60,47 @@ export function withSourceText<T extends object>(value: T, text: string): T {
 
 /** JSON.stringify that splices RawJson values (and `withSourceText` values) in verbatim. */
 export function stringifyWithRaw(value: unknown): string {
-  const outer = collected;
-  const raws: string[] = [];
-  collected = raws;
-  let text: string;
-  try {
-    text = JSON.stringify(value);
-  } finally {
-    collected = outer;
-  }
-  if (raws.length === 0) return text;
+  const { text, fragments } = serialise(value);
+  return splice(text, fragments);
+}
+
+function splice(text: string, fragments: readonly Fragment[]): string {
+  if (fragments.length === 0) return text;
   let i = 0;
   return text
     .split(QUOTED_TOKEN)
-    .reduce((out, part, index) => (index === 0 ? part : out + (raws[i++] ?? 'null') + part), '');
+    .reduce((out, part, index) => (index === 0 ? part : out + textOf(fragments[i++]) + part), '');
+}
+
+/** `stringifyWithRaw` as UTF-8 bytes, each RawJson copied in from its kept encoding. */
+export function encodeWithRaw(value: unknown): Buffer {
+  const { text, fragments } = serialise(value);
+  // Only source texts (a tools/call result): one string, encoded once.
+  if (!fragments.some((f) => f instanceof RawJson)) return Buffer.from(splice(text, fragments));
+  const parts = text.split(QUOTED_TOKEN);
+  const chunks: Buffer[] = [];
+  parts.forEach((part, index) => {
+    if (index > 0) {
+      const fragment = fragments[index - 1];
+      chunks.push(fragment instanceof RawJson ? fragment.bytes : Buffer.from(textOf(fragment)));
+    }
+    if (part.length > 0) chunks.push(Buffer.from(part, 'utf8'));
+  });
+  return Buffer.concat(chunks);
+}
+
+function serialise(value: unknown): { text: string; fragments: Fragment[] } {
+  const outer = collected;
+  const fragments: Fragment[] = [];
+  collected = fragments;
+  try {
+    return { text: JSON.stringify(value), fragments };
+  } finally {
+    collected = outer;
+  }
+}
+
+function textOf(fragment: Fragment | undefined): string {
+  if (fragment === undefined) return 'null';
+  return fragment instanceof RawJson ? fragment.text : fragment;
 }

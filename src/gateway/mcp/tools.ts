@@ -43,6 +43,14 @@ export interface CallTrace {
 /** How many assembled tools/list pages are kept (views × revision families × pages, in practice). */
 const MAX_CACHED_PAGES = 64;
 
+/** How many distinct subscription views get names before the naming starts afresh. */
+const MAX_VIEWS = 1024;
+
+interface CachedPage {
+  readonly tools: RawJson;
+  readonly nextCursor: string | undefined;
+}
+
 /** The revision family: the revisions within one describe a tool alike. */
 function familyOf(version: string): string {
   return hasStructuredContent(version)
@@ -67,14 +75,21 @@ export function asciiJson(json: string): string {
 export class ToolService {
   /** Per revision family, each tool's listing JSON; keyed by the Tool object, so a reload starts afresh. */
   private readonly shapes = new Map<string, WeakMap<Tool, string>>();
-  /** A number per Tool object seen, for page keys. */
-  private readonly toolIds = new WeakMap<Tool, number>();
-  private nextToolId = 0;
-  /** Assembled pages by revision family and Tool objects, least recently used first. */
-  private readonly pages = new Map<string, RawJson>();
+  /** Assembled pages by listing key (see `list`), least recently used first. */
+  private readonly pages = new Map<string, CachedPage>();
+  /** A short name per subscription view (the set of tools it may use), by the set object. */
+  private readonly viewNames = new WeakMap<ReadonlySet<string>, string>();
+  /** View names by content, so equal sets share cached pages; bounded (cleared when full). */
+  private readonly viewsByContent = new Map<string, string>();
 
   constructor(private readonly options: ToolServiceOptions) {}
 
+  /**
+   * One page of the tools the caller may use. A page is assembled once per directory revision (a new
+   * catalogue or changed approvals moves it), revision family, subscription view and cursor, and kept,
+   * encoded, in a small LRU: a repeated tools/list costs a lookup and a copy of the bytes, not a pass over
+   * the catalogue and the assembly of hundreds of kilobytes.
+   */
   async list(
     caller: Caller,
     params: Record<string, unknown>,
@@ -83,44 +98,44 @@ export class ToolService {
     const cursor = params.cursor;
     if (cursor !== undefined && typeof cursor !== 'string')
       throw new GatewayError('INVALID_CURSOR', 'Invalid params: cursor must be a string');
-    await this.options.directory.refresh();
-    const page = this.options.directory.page(cursor, this.options.pageSize, (n) =>
-      mayUseTool(caller, n),
-    );
-    const tools = this.pageJson(page.tools, version);
-    return page.nextCursor === undefined ? { tools } : { tools, nextCursor: page.nextCursor };
-  }
-
-  /**
-   * The page's `tools` array as JSON, built once per revision family and set of Tool objects (a reload or
-   * an approval change gives other objects, so another key) and kept in a small LRU: a repeated
-   * tools/list costs a lookup, not the assembly of a page of hundreds of kilobytes.
-   */
-  private pageJson(tools: readonly Tool[], version: string): RawJson {
+    const { directory } = this.options;
+    await directory.refresh();
     const family = familyOf(version);
-    let key = family;
-    for (const tool of tools) {
-      let id = this.toolIds.get(tool);
-      if (id === undefined) {
-        id = this.nextToolId++;
-        this.toolIds.set(tool, id);
-      }
-      key += `,${id}`;
+    const key = `${directory.revision}|${family}|${this.viewOf(caller.subscription.tools)}|${cursor ?? ''}`;
+    let cached = this.pages.get(key);
+    if (cached !== undefined)
+      this.pages.delete(key); // re-inserted below as the most recent
+    else {
+      const page = directory.page(cursor, this.options.pageSize, (n) => mayUseTool(caller, n));
+      const tools = new RawJson(`[${page.tools.map((t) => this.shape(t, version)).join(',')}]`);
+      cached = { tools, nextCursor: page.nextCursor };
     }
-    const cached = this.pages.get(key);
-    if (cached !== undefined) {
-      this.pages.delete(key);
-      this.pages.set(key, cached);
-      return cached;
-    }
-    const built = new RawJson(`[${tools.map((t) => this.shape(t, version)).join(',')}]`);
-    this.pages.set(key, built);
+    this.pages.set(key, cached);
     if (this.pages.size > MAX_CACHED_PAGES) {
       const oldest = this.pages.keys().next();
       if (oldest.done !== true) this.pages.delete(oldest.value);
     }
-    return built;
+    const { tools, nextCursor } = cached;
+    return nextCursor === undefined ? { tools } : { tools, nextCursor };
   }
+
+  /** The caller's view for page keys: `all`, or a short name shared by every equal set of tools. */
+  private viewOf(tools: ReadonlySet<string> | 'all'): string {
+    if (tools === 'all') return 'all';
+    const known = this.viewNames.get(tools);
+    if (known !== undefined) return known;
+    const content = [...tools].sort().join('\n');
+    if (this.viewsByContent.size >= MAX_VIEWS) this.viewsByContent.clear();
+    let name = this.viewsByContent.get(content);
+    if (name === undefined) {
+      name = `v${this.nextView++}`;
+      this.viewsByContent.set(content, name);
+    }
+    this.viewNames.set(tools, name);
+    return name;
+  }
+
+  private nextView = 0;
 
   async call(
     caller: Caller,

@@ -106,3 +106,24 @@ test('cursors round-trip; foreign cursors are rejected as invalid params', () =>
     );
   }
 });
+
+test('the revision moves when the stored approvals change, and not when an identical state is re-read', async () => {
+  let stored = new Map<string, ApprovalState>([['operation0000', 'revoked']]);
+  let now = 0;
+  const dir = new ToolDirectory(
+    catalogue,
+    configApprovals(catalogue, [{ name: 'big', approve: 'all' }]),
+    { load: async () => new Map(stored) },
+    1000,
+    () => now,
+  );
+  await dir.refresh(true);
+  const first = dir.revision;
+  now = 1500;
+  await dir.refresh();
+  assert.equal(dir.revision, first, 'the same approvals read again: listings stay cached');
+  stored = new Map([['operation0000', 'approved']]);
+  now = 3000;
+  await dir.refresh();
+  assert.notEqual(dir.revision, first, 'a changed approval moves the revision');
+});

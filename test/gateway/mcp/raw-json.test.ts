@@ -1,6 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RawJson, stringifyWithRaw, withSourceText } from '../../../src/gateway/mcp/raw-json.js';
+import {
+  RawJson,
+  encodeWithRaw,
+  stringifyWithRaw,
+  withSourceText,
+} from '../../../src/gateway/mcp/raw-json.js';
 import { mapOutcome } from '../../../src/gateway/upstream/result.js';
 
 test('pre-serialised fragments are spliced in verbatim; everything else is plain JSON', () => {
@@ -50,4 +55,23 @@ test('a body with its own toJSON member is serialised the ordinary way and keeps
   assert.equal(stringifyWithRaw({ value }), '{"value":{"toJSON":"mine","a":1}}');
   assert.equal(stringifyWithRaw([new RawJson('[1, 2]')]), '[[1, 2]]');
   assert.equal(JSON.stringify([new RawJson('[1, 2]')]), '[[1,2]]');
+});
+
+test('encodeWithRaw gives the UTF-8 bytes of stringifyWithRaw, a RawJson copied from its kept encoding', () => {
+  const page = new RawJson('[{"name":"pay","description":"Zahlung über 10 €"}]');
+  const value = {
+    jsonrpc: '2.0',
+    id: 'ü-1',
+    result: { tools: page, nextCursor: 'c', structured: withSourceText({ a: 1 }, '{ "a": 1 }') },
+  };
+  const bytes = encodeWithRaw(value);
+  assert.equal(bytes.toString('utf8'), stringifyWithRaw(value));
+  assert.ok(bytes.includes(page.bytes), 'the page is in the response byte for byte');
+  assert.equal(page.bytes, page.bytes, 'the encoding is made once and kept');
+  // Only source texts, or nothing spliced at all: the same bytes as the string.
+  const plain = { id: 1, result: withSourceText({ b: [1] }, '{"b": [1]}'), s: 'ĳ' };
+  assert.equal(encodeWithRaw(plain).toString('utf8'), stringifyWithRaw(plain));
+  assert.equal(encodeWithRaw({ x: '€' }).toString('utf8'), '{"x":"€"}');
+  // A RawJson at the very start or end of the output (no text around it).
+  assert.equal(encodeWithRaw(new RawJson('[1]')).toString('utf8'), '[1]');
 });
