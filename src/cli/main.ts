@@ -21,8 +21,9 @@ const COMMANDS: readonly Command[] = [
   }),
   serveCommand({
     name: 'gateway',
-    summary: 'Start the MCP tool gateway only.',
+    summary: 'Start the MCP tool gateway only (--workers N: one process per core).',
     parts: ['gateway'],
+    workers: true,
   }),
   serveCommand({
     name: 'payments',

@@ -1,4 +1,7 @@
 // `toolgate start|gateway|payments`: run the services until SIGTERM/SIGINT, then shut down gracefully.
+// `toolgate gateway --workers N` runs N gateway processes behind one port (../workers.ts); each worker is
+// this same command, run by node:cluster, and prints no summary of its own.
+import cluster from 'node:cluster';
 import { loadConfig } from '../../config/load.js';
 import type { FrozenConfig } from '../../config/schema.js';
 import { createLogger, type Logger } from '../../shared/log/logger.js';
@@ -8,6 +11,7 @@ import { openGatewayService } from '../../gateway/service.js';
 import { openPaymentsService } from '../../payments/service.js';
 import { openAdminService } from '../../gateway/admin/service.js';
 import { COMMON_OPTIONS, parseCommandArgs } from '../args.js';
+import { parseWorkers, runWorkers, MAX_WORKERS } from '../workers.js';
 import { configuredSecrets } from '../secrets.js';
 import { deepFreeze } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
@@ -30,7 +34,17 @@ interface ServeSpec {
   readonly name: string;
   readonly summary: string;
   readonly parts: readonly Part[];
+  /** Offers `--workers N` (the gateway alone). */
+  readonly workers?: boolean;
 }
+
+const WORKER_OPTIONS = { ...COMMON_OPTIONS, workers: { type: 'string' } } as const;
+
+const WORKERS_HELP = `      --workers N    run N gateway processes behind the one port (node:cluster), or "auto" for one
+                     per core (1 to ${MAX_WORKERS}; default 1). Needs the Redis rate-limit store
+                     (REDIS_URL), a fixed port, and no development authorization server
+                     (docs/operations.md, "Using every core")
+`;
 
 const OPENERS: Record<Part, (config: FrozenConfig, logger: Logger) => Promise<Service>> = {
   gateway: openGatewayService,
@@ -49,7 +63,7 @@ ${spec.summary}
 Options:
   -c, --config FILE  configuration file (YAML or JSON); default: $TOOLGATE_CONFIG, else built-in defaults
       --json         print the startup summary as one JSON object instead of text
-  -h, --help         show this help
+${spec.workers === true ? WORKERS_HELP : ''}  -h, --help         show this help
 
 Environment overrides: DATABASE_URL, REDIS_URL, TOOLGATE_GATEWAY_HOST, TOOLGATE_GATEWAY_PORT,
 TOOLGATE_PAYMENTS_HOST, TOOLGATE_PAYMENTS_PORT, TOOLGATE_ADMIN_HOST, TOOLGATE_ADMIN_PORT,
@@ -58,11 +72,19 @@ ${spec.parts.includes('admin') ? 'The admin plane (API and portal) listens on ad
 Stops gracefully on SIGTERM or SIGINT.
 `,
     async run(argv, context) {
-      const { values } = parseCommandArgs(argv, COMMON_OPTIONS);
+      const { values } = parseCommandArgs(
+        argv,
+        spec.workers === true ? WORKER_OPTIONS : COMMON_OPTIONS,
+      );
       if (values.help) {
         context.stdout.write(this.usage);
         return 0;
       }
+      const workers = parseWorkers(
+        'workers' in values && typeof values.workers === 'string' ? values.workers : undefined,
+      );
+      if (workers > 1 && cluster.isPrimary)
+        return serveWithWorkers(spec, argv, values.config, workers, values.json === true, context);
       const reservations: Partial<Record<Part, PortReservation>> = {};
       let config = loadConfig({ configPath: values.config, env: context.env });
       // `start` runs the admin plane unless admin.enabled is false; `toolgate admin` always runs it.
@@ -89,7 +111,8 @@ Stops gracefully on SIGTERM or SIGINT.
         if (access) created.scrubber.add(access.subscriptionKey);
         const admin = parts.includes('admin') ? await demoAdminToken(config) : undefined;
         if (admin?.kind === 'demo') created.scrubber.add(admin.token);
-        printSummary(context, urls, values.json === true, access, plan, admin);
+        if (!cluster.isWorker)
+          printSummary(context, urls, values.json === true, access, plan, admin);
       } catch (error) {
         for (const reservation of Object.values(reservations)) reservation.release();
         await Promise.allSettled(services.map((s) => s.close(0)));
@@ -102,9 +125,57 @@ Stops gracefully on SIGTERM or SIGINT.
         signals: context.signals,
       });
       logger.flush();
+      // A worker of `--workers N`: its channel to the primary would keep it alive after shutdown.
+      cluster.worker?.disconnect();
       return 0;
     },
   };
+}
+
+/** The primary of `--workers N`: no service of its own, N gateway workers (../workers.ts). */
+async function serveWithWorkers(
+  spec: ServeSpec,
+  argv: readonly string[],
+  configPath: string | undefined,
+  count: number,
+  json: boolean,
+  context: CliContext,
+): Promise<number> {
+  const config = loadConfig({ configPath, env: context.env });
+  const { logger } = createLogger({
+    level: config.logging.level,
+    secrets: configuredSecrets(config),
+  });
+  try {
+    return await runWorkers({
+      config,
+      count,
+      argv: [spec.name, ...argv],
+      env: context.env,
+      logger,
+      signals: context.signals,
+      onListening: (url, pids) => {
+        if (json) {
+          context.stderr.write(
+            `${JSON.stringify({ gatewayUrl: url, mcpUrl: `${url}/mcp`, workers: pids.length, pids })}\n`,
+          );
+          return;
+        }
+        context.stderr.write(
+          [
+            '',
+            `toolgate is running: ${pids.length} gateway workers (pids ${pids.join(', ')}).`,
+            `  MCP endpoint:       ${url}/mcp`,
+            `  Gateway health:     ${url}/healthz`,
+            'Press Ctrl+C to stop.',
+            '',
+          ].join('\n'),
+        );
+      },
+    });
+  } finally {
+    logger.flush();
+  }
 }
 
 /**

@@ -22,6 +22,8 @@ export function createPromRateLimitMetrics(registry: Registry): RateLimitMetrics
     name: 'toolgate_ratelimit_breaker_state',
     help: 'Rate-limit store circuit breaker: 0 closed, 1 half-open, 2 open',
     registers: [registry],
+    // Across the workers of `--workers N`: the worst state any of them is in.
+    aggregator: 'max',
   });
   const breakerChanges = new Counter({
     name: 'toolgate_ratelimit_breaker_transitions_total',
