@@ -9,6 +9,8 @@
 // Each server is its own process, so its CPU per call is its own (process.cpuUsage over IPC). Where
 // `taskset` exists the load generator runs on core 0 and the servers on the other cores. Waits (up to
 // 60 s) for a quiet machine first. Prints one table and the ratios tracker issue 17 asks for.
+// With REDIS_URL set, toolgate full runs a second time with the Redis rate-limit store, for the Redis /
+// memory throughput ratio.
 // Usage (after `npx tsc -p .`): npm run bench -- [--duration 10] [--connections 32] [--rounds 3]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -73,6 +75,15 @@ const targets = [
     bearer: true,
   },
 ];
+const redisUrl = process.env.REDIS_URL;
+const FULL_REDIS = 'toolgate full, Redis rate-limit store';
+if (redisUrl)
+  targets.push({
+    name: FULL_REDIS,
+    role: ['toolgate-full', backend.url, join(scratch, 'redis.key'), jwk, redisUrl],
+    key: 'redis.key',
+    bearer: true,
+  });
 
 const results = new Map(targets.map((t) => [t.name, []]));
 try {
@@ -140,3 +151,9 @@ console.log(
 console.log(
   `full toolgate throughput / SDK server: ${(full.rps / sdk.rps).toFixed(1)}× (target ≥ 10×)`,
 );
+if (redisUrl) {
+  const redis = row(FULL_REDIS);
+  console.log(
+    `full toolgate throughput, Redis / memory rate-limit store: ${(redis.rps / full.rps).toFixed(2)} (target ≥ 0.9)`,
+  );
+} else console.log('(REDIS_URL not set: no Redis rate-limit row)');

@@ -4,7 +4,7 @@
 //   node servers.mjs passthrough <backendOrigin>
 //   node servers.mjs sdk <backendOrigin>
 //   node servers.mjs toolgate-lean <backendOrigin> <key-file>
-//   node servers.mjs toolgate-full <backendOrigin> <key-file> <public-jwk-json>
+//   node servers.mjs toolgate-full <backendOrigin> <key-file> <public-jwk-json> [<redis-url>]
 // Every MCP server calls the same backend operation, POST /api/v1/payments with the call's body.
 import { createServer } from 'node:http';
 import { writeFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { Pool } from 'undici';
 
 const root = new URL('../..', import.meta.url).pathname;
 const dist = (p) => join(root, 'dist', p);
-const [role, backendOrigin, keyFile, publicJwk] = process.argv.slice(2);
+const [role, backendOrigin, keyFile, publicJwk, redisUrl] = process.argv.slice(2);
 const PATH = '/api/v1/payments';
 
 /** Reads a request body to the end. */
@@ -169,7 +169,15 @@ async function toolgate(full) {
               : { mode: 'headers' },
           },
         ],
-        rateLimit: { user: quota, anonymous: quota, subscriptionDefault: quota },
+        rateLimit: {
+          user: quota,
+          anonymous: quota,
+          subscriptionDefault: quota,
+          // With a Redis URL: the shared store, under a prefix of this run's own.
+          ...(redisUrl
+            ? { store: 'redis', redis: { url: redisUrl, keyPrefix: `bench:${process.pid}:` } }
+            : { store: 'memory' }),
+        },
         auth: {
           devIdentityProvider: { enabled: false },
           ...(full
