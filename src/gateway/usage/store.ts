@@ -125,9 +125,20 @@ export class UsageStore {
   }
 }
 
-/** The start of the minute holding `ms`, as stored. */
+let lastMinute = NaN;
+let lastMinuteText = '';
+
+/**
+ * The start of the minute holding `ms`, as stored. Called on every tools/call (usage counting): the text
+ * of the latest minute asked for is kept, so a call in the same minute formats no Date.
+ */
 export function minuteOf(ms: number): string {
-  return new Date(Math.floor(ms / 60_000) * 60_000).toISOString();
+  const minute = Math.floor(ms / 60_000);
+  if (minute !== lastMinute) {
+    lastMinute = minute;
+    lastMinuteText = new Date(minute * 60_000).toISOString();
+  }
+  return lastMinuteText;
 }
 
 function params(row: UsageRow): SqlValue[] {

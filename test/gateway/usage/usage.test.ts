@@ -217,3 +217,13 @@ test('a failed flush keeps its counts for the next one', async () => {
   assert.equal(summary?.requests, 2);
   await db.close();
 });
+
+test('minuteOf gives the start of the minute, also when asked about other minutes in between', () => {
+  const t = Date.UTC(2026, 10, 25, 13, 37, 42, 500);
+  assert.equal(minuteOf(t), '2026-11-25T13:37:00.000Z');
+  assert.equal(minuteOf(t + 10_000), '2026-11-25T13:37:00.000Z');
+  assert.equal(minuteOf(t + 20_000), '2026-11-25T13:38:00.000Z');
+  assert.equal(minuteOf(t - 60_000), '2026-11-25T13:36:00.000Z');
+  assert.equal(minuteOf(t), '2026-11-25T13:37:00.000Z');
+  assert.equal(minuteOf(0), '1970-01-01T00:00:00.000Z');
+});
