@@ -7,10 +7,14 @@
 export const MAX_JSON_DEPTH = 64;
 
 /**
- * True when `text` nests objects/arrays deeper than `max`. One pass over the characters, brackets inside
- * strings ignored; no allocation. Syntax is not checked here (the parser does that).
+ * True when `text` nests objects/arrays deeper than `max`. Syntax is not checked here (the parser does
+ * that). No allocation. The depth can never exceed the number of opening brackets, so a text holding at
+ * most `max` of them (nearly every real body) is answered by counting them with `indexOf`, which skips
+ * the characters between them natively; only a text with more is walked character by character, brackets
+ * inside strings ignored.
  */
 export function jsonNestingExceeds(text: string, max: number = MAX_JSON_DEPTH): boolean {
+  if (openersAtMost(text, max)) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -25,4 +29,17 @@ export function jsonNestingExceeds(text: string, max: number = MAX_JSON_DEPTH): 
     } else if (c === 0x7d || c === 0x5d) depth--;
   }
   return false;
+}
+
+/** Whether `text` holds at most `max` `{` and `[` together (counting stops once it has more). */
+function openersAtMost(text: string, max: number): boolean {
+  let count = 0;
+  for (const opener of ['{', '[']) {
+    let at = text.indexOf(opener);
+    while (at !== -1) {
+      if (++count > max) return false;
+      at = text.indexOf(opener, at + 1);
+    }
+  }
+  return true;
 }

@@ -56,3 +56,18 @@ test('the nesting scan ignores brackets inside strings, escaped quotes included'
   assert.equal(jsonNestingExceeds('[[[]]]', 3), false);
   assert.equal(jsonNestingExceeds('[[[[]]]]', 3), true);
 });
+
+test('many brackets side by side are shallow; the count of openers only decides when it cannot exceed', () => {
+  // 200 sibling arrays: far more openers than the bound, depth 2.
+  const wide = JSON.stringify(Array.from({ length: 200 }, () => [1]));
+  assert.equal(jsonNestingExceeds(wide, 4), false);
+  // Exactly `max` openers, all nested: at the bound, not over it; one more nested is over.
+  assert.equal(jsonNestingExceeds(nested(MAX_JSON_DEPTH)), false);
+  assert.equal(jsonNestingExceeds(nested(MAX_JSON_DEPTH + 1)), true);
+  // Mixed kinds count together: 2 braces and 2 brackets nested is depth 4.
+  assert.equal(jsonNestingExceeds('{"a":[{"b":[1]}]}', 3), true);
+  assert.equal(jsonNestingExceeds('{"a":[{"b":[1]}]}', 4), false);
+  // Few openers and brackets only inside strings: never over.
+  assert.equal(jsonNestingExceeds('"[[[[[["', 2), false);
+  assert.equal(jsonNestingExceeds('', 0), false);
+});
