@@ -62,6 +62,31 @@ test('toolgate gateway --workers 2 without Redis exits 2 and says why, starting 
   }
 });
 
+test('a worker that cannot start stops the others, and the command exits 1 with the cause', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'toolgate-workers-'));
+  try {
+    const file = join(dir, 'config.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        dataDir: dir,
+        gateway: { port: await freePort(), auth: { devIdentityProvider: { enabled: false } } },
+      }),
+    );
+    // Nothing listens on port 1: every worker fails to connect its Redis at startup.
+    const run = await runCli(['gateway', '--workers', '2', '--config', file], {
+      REDIS_URL: 'redis://127.0.0.1:1',
+    });
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stderr, /toolgate gateway: .*(Redis|6379|127\.0\.0\.1:1)/i);
+    const stopping = lines(run.stdout).find((l) => l.msg === 'stopping the workers');
+    assert.ok(stopping, run.stdout);
+    assert.doesNotMatch(run.stderr, /toolgate is running/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

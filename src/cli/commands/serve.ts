@@ -117,6 +117,7 @@ Stops gracefully on SIGTERM or SIGINT.
         for (const reservation of Object.values(reservations)) reservation.release();
         await Promise.allSettled(services.map((s) => s.close(0)));
         logger?.flush();
+        cluster.worker?.disconnect(); // a worker that failed to start must exit (see below)
         throw error;
       }
       await shutdownOnSignal(services, {
