@@ -23,6 +23,16 @@ test('--workers takes "auto" or a whole number from 1 to 256', () => {
     assert.throws(() => parseWorkers(bad), UsageError, bad);
 });
 
+test('only toolgate gateway offers --workers; its help says what it needs', async () => {
+  const help = await runCli(['gateway', '--help']);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /^Usage: toolgate gateway .*\[--workers N\|auto\]/m);
+  assert.match(help.stdout, /Needs the Redis rate-limit store/);
+  const other = await runCli(['payments', '--workers', '2']);
+  assert.equal(other.code, 2, 'a usage error elsewhere');
+  assert.match(other.stderr, /workers/);
+});
+
 test('a configuration that cannot run as several processes is refused, with the reason', () => {
   const base = { gateway: { port: 18991, auth: { devIdentityProvider: { enabled: false } } } };
   const config = (overrides: Record<string, unknown>, env: Record<string, string> = {}) =>

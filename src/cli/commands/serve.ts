@@ -56,7 +56,7 @@ export function serveCommand(spec: ServeSpec): Command {
   return {
     name: spec.name,
     summary: spec.summary,
-    usage: `Usage: toolgate ${spec.name} [--config FILE] [--json]
+    usage: `Usage: toolgate ${spec.name} [--config FILE] [--json]${spec.workers === true ? ' [--workers N|auto]' : ''}
 
 ${spec.summary}
 
