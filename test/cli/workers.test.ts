@@ -52,37 +52,35 @@ test('a configuration that cannot run as several processes is refused, with the 
   );
 });
 
-test('toolgate gateway --workers 2 without Redis exits 2 and says why, starting nothing', async () => {
+/** Runs `body` with a configuration file (`settings` plus a fresh data folder), removed afterwards. */
+async function withConfigFile(
+  settings: Record<string, unknown>,
+  body: (file: string) => Promise<void>,
+): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'toolgate-workers-'));
   try {
     const file = join(dir, 'config.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
-        dataDir: dir,
-        gateway: { port: 18992, auth: { devIdentityProvider: { enabled: false } } },
-      }),
-    );
+    writeFileSync(file, JSON.stringify({ dataDir: dir, ...settings }));
+    await body(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const NO_DEV_IDP = { devIdentityProvider: { enabled: false } };
+
+test('toolgate gateway --workers 2 without Redis exits 2 and says why, starting nothing', async () => {
+  await withConfigFile({ gateway: { port: 18992, auth: NO_DEV_IDP } }, async (file) => {
     const run = await runCli(['gateway', '--workers', '2', '--config', file]);
     assert.equal(run.code, 2, run.stderr);
     assert.match(run.stderr, /--workers 2 needs the Redis rate-limit store/);
     assert.doesNotMatch(run.stderr, /at .*\.js:\d+/, 'no stack trace');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a worker that cannot start stops the others, and the command exits 1 with the cause', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'toolgate-workers-'));
-  try {
-    const file = join(dir, 'config.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
-        dataDir: dir,
-        gateway: { port: await freePort(), auth: { devIdentityProvider: { enabled: false } } },
-      }),
-    );
+  const settings = { gateway: { port: await freePort(), auth: NO_DEV_IDP } };
+  await withConfigFile(settings, async (file) => {
     // Nothing listens on port 1: every worker fails to connect its Redis at startup.
     const run = await runCli(['gateway', '--workers', '2', '--config', file], {
       REDIS_URL: 'redis://127.0.0.1:1',
@@ -92,9 +90,7 @@ test('a worker that cannot start stops the others, and the command exits 1 with 
     const stopping = lines(run.stdout).find((l) => l.msg === 'stopping the workers');
     assert.ok(stopping, run.stdout);
     assert.doesNotMatch(run.stderr, /toolgate is running/);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 function freePort(): Promise<number> {
@@ -137,119 +133,118 @@ test(
   'two workers serve one port with one shared quota and one /metrics, replace a killed worker, and stop with exit 0',
   { skip: skipWithoutRedis, timeout: 90000 },
   async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'toolgate-workers-'));
     const port = await freePort();
-    const file = join(dir, 'config.json');
     const anonymousLimit = 6;
-    writeFileSync(
-      file,
-      JSON.stringify({
-        dataDir: dir,
-        logging: { level: 'info' },
-        gateway: {
-          port,
-          auth: { devIdentityProvider: { enabled: false } },
-          rateLimit: {
-            anonymous: { limit: anonymousLimit, windowSeconds: 60 },
-            redis: { keyPrefix: `${uniqueName('workers')}:` },
-          },
+    const settings = {
+      logging: { level: 'info' },
+      gateway: {
+        port,
+        auth: NO_DEV_IDP,
+        rateLimit: {
+          anonymous: { limit: anonymousLimit, windowSeconds: 60 },
+          redis: { keyPrefix: `${uniqueName('workers')}:` },
         },
-      }),
-    );
-    const env = { REDIS_URL: REDIS_URL ?? '' };
-    const created = await runCli(
-      ['keys', 'create', '--app', 'workers-test', '--env', 'development', '--json', '-c', file],
-      env,
-    );
-    assert.equal(created.code, 0, created.stderr);
-    const key = (JSON.parse(created.stdout) as { primaryKey: string }).primaryKey;
+      },
+    };
+    await withConfigFile(settings, async (file) => {
+      const env = { REDIS_URL: REDIS_URL ?? '' };
+      const created = await runCli(
+        ['keys', 'create', '--app', 'workers-test', '--env', 'development', '--json', '-c', file],
+        env,
+      );
+      assert.equal(created.code, 0, created.stderr);
+      const key = (JSON.parse(created.stdout) as { primaryKey: string }).primaryKey;
 
-    const primary = spawnCli(['gateway', '--workers', '2', '--json', '--config', file], env);
-    try {
-      await until('the summary', () => primary.output.stderr.includes('"workers":2'));
-      const summary = JSON.parse(
-        primary.output.stderr.split('\n').find((l) => l.includes('"workers":2')) ?? '{}',
-      ) as { mcpUrl: string; pids: number[] };
-      assert.equal(summary.mcpUrl, `http://127.0.0.1:${port}/mcp`);
-      assert.equal(summary.pids.length, 2);
-      for (const pid of summary.pids) {
-        const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-        assert.match(
-          status,
-          new RegExp(`^PPid:\\s+${primary.pid}$`, 'm'),
-          'a child of the primary',
+      const primary = spawnCli(['gateway', '--workers', '2', '--json', '--config', file], env);
+      try {
+        await until('the summary', () => primary.output.stderr.includes('"workers":2'));
+        const summary = JSON.parse(
+          primary.output.stderr.split('\n').find((l) => l.includes('"workers":2')) ?? '{}',
+        ) as { mcpUrl: string; pids: number[] };
+        assert.equal(summary.mcpUrl, `http://127.0.0.1:${port}/mcp`);
+        assert.equal(summary.pids.length, 2);
+        for (const pid of summary.pids) {
+          const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+          assert.match(
+            status,
+            new RegExp(`^PPid:\\s+${primary.pid}$`, 'm'),
+            'a child of the primary',
+          );
+        }
+
+        // Each call on a connection of its own: node:cluster hands connections to the workers in turn.
+        const call = async () => {
+          const response = await request(summary.mcpUrl, {
+            method: 'POST',
+            reset: true,
+            headers: {
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              'ocp-apim-subscription-key': key,
+            },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+          });
+          await response.body.text();
+          return response.statusCode;
+        };
+        const statuses: number[] = [];
+        for (let i = 0; i < 2 * anonymousLimit; i++) statuses.push(await call());
+        await until('the access lines', () =>
+          lines(primary.output.stdout).some((l) => l.url === '/mcp' && l.status === 429),
         );
+        const served = new Set(
+          lines(primary.output.stdout)
+            .filter((l) => l.url === '/mcp' && l.status !== undefined)
+            .map((l) => l.pid),
+        );
+        assert.deepEqual(
+          [...served].sort(),
+          [...summary.pids].sort(),
+          'both workers answered calls',
+        );
+        // One quota across both processes: per-process counting would have allowed all twelve.
+        assert.equal(statuses.filter((s) => s === 200).length, anonymousLimit, String(statuses));
+        assert.equal(statuses.filter((s) => s === 429).length, anonymousLimit, String(statuses));
+
+        // /metrics answers for both workers together, whichever of them takes the scrape.
+        const mcpRequests = async (): Promise<number> => {
+          const scrape = await request(`http://127.0.0.1:${port}/metrics`, { reset: true });
+          const text = await scrape.body.text();
+          assert.equal(scrape.statusCode, 200, text);
+          return text
+            .split('\n')
+            .filter((l) => l.startsWith('toolgate_mcp_requests_total{'))
+            .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
+        };
+        assert.deepEqual(
+          [await mcpRequests(), await mcpRequests()],
+          [2 * anonymousLimit, 2 * anonymousLimit],
+        );
+
+        // A worker that dies is replaced; the gateway keeps answering meanwhile.
+        const [victim, survivor] = summary.pids as [number, number];
+        process.kill(victim, 'SIGKILL');
+        await until('a replacement worker', () =>
+          lines(primary.output.stdout).some(
+            (l) =>
+              l.pid === primary.pid &&
+              l.msg === 'worker listening' &&
+              l.worker !== victim &&
+              l.worker !== survivor,
+          ),
+        );
+        assert.equal(await call(), 429, 'still served, and the quota still spent');
+
+        primary.kill('SIGTERM');
+        const end = await finished(primary, 30000);
+        assert.equal(end.code, 0, end.stderr);
+        const stopped = lines(end.stdout).filter((l) => l.msg === 'worker stopped');
+        assert.equal(stopped.length, 2);
+        assert.ok(stopped.every((l) => l.code === 0));
+        assert.throws(() => process.kill(survivor, 0), /ESRCH/, 'no worker left behind');
+      } finally {
+        if (primary.exitCode === null) primary.kill('SIGKILL');
       }
-
-      // Each call on a connection of its own: node:cluster hands connections to the workers in turn.
-      const call = async () => {
-        const response = await request(summary.mcpUrl, {
-          method: 'POST',
-          reset: true,
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            'ocp-apim-subscription-key': key,
-          },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-        });
-        await response.body.text();
-        return response.statusCode;
-      };
-      const statuses: number[] = [];
-      for (let i = 0; i < 2 * anonymousLimit; i++) statuses.push(await call());
-      await until('the access lines', () =>
-        lines(primary.output.stdout).some((l) => l.url === '/mcp' && l.status === 429),
-      );
-      const served = new Set(
-        lines(primary.output.stdout)
-          .filter((l) => l.url === '/mcp' && l.status !== undefined)
-          .map((l) => l.pid),
-      );
-      assert.deepEqual([...served].sort(), [...summary.pids].sort(), 'both workers answered calls');
-      // One quota across both processes: per-process counting would have allowed all twelve.
-      assert.equal(statuses.filter((s) => s === 200).length, anonymousLimit, String(statuses));
-      assert.equal(statuses.filter((s) => s === 429).length, anonymousLimit, String(statuses));
-
-      // /metrics answers for both workers together, whichever of them takes the scrape.
-      const mcpRequests = async (): Promise<number> => {
-        const scrape = await request(`http://127.0.0.1:${port}/metrics`, { reset: true });
-        const text = await scrape.body.text();
-        assert.equal(scrape.statusCode, 200, text);
-        return text
-          .split('\n')
-          .filter((l) => l.startsWith('toolgate_mcp_requests_total{'))
-          .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
-      };
-      assert.deepEqual(
-        [await mcpRequests(), await mcpRequests()],
-        [2 * anonymousLimit, 2 * anonymousLimit],
-      );
-
-      // A worker that dies is replaced; the gateway keeps answering meanwhile.
-      const [victim, survivor] = summary.pids as [number, number];
-      process.kill(victim, 'SIGKILL');
-      await until('a replacement worker', () =>
-        lines(primary.output.stdout).some(
-          (l) =>
-            l.pid === primary.pid &&
-            l.msg === 'worker listening' &&
-            l.worker !== victim &&
-            l.worker !== survivor,
-        ),
-      );
-      assert.equal(await call(), 429, 'still served, and the quota still spent');
-
-      primary.kill('SIGTERM');
-      const end = await finished(primary, 30000);
-      assert.equal(end.code, 0, end.stderr);
-      const stopped = lines(end.stdout).filter((l) => l.msg === 'worker stopped');
-      assert.equal(stopped.length, 2);
-      assert.ok(stopped.every((l) => l.code === 0));
-      assert.throws(() => process.kill(survivor, 0), /ESRCH/, 'no worker left behind');
-    } finally {
-      if (primary.exitCode === null) primary.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   },
 );
