@@ -4,7 +4,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -12,6 +11,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { parseWorkers, workersRefusal } from '../../src/cli/workers.js';
 import { UsageError } from '../../src/cli/args.js';
 import { REDIS_URL, skipWithoutRedis, uniqueName } from '../helpers/infra.js';
+import { freePort } from '../helpers/free-port.js';
 import { finished, runCli, spawnCli } from '../helpers/process.js';
 
 test('--workers takes "auto" or a whole number from 1 to 256', () => {
@@ -92,18 +92,6 @@ test('a worker that cannot start stops the others, and the command exits 1 with 
     assert.doesNotMatch(run.stderr, /toolgate is running/);
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface LogLine {
   readonly pid?: number;

@@ -4,60 +4,19 @@
 // plays the browser (following the redirects with the cookies a browser keeps, the user signed in by
 // autoLogin) up to that callback, and the Inspector then calls a user-scoped tool as alice.
 // Like inspector-cli.test.ts it runs the Inspector on the npm `node@22` package through npx.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { finished, spawnCli, waitForSummary } from '../helpers/process.js';
+import { freePort } from '../helpers/free-port.js';
+import { demoForFile } from '../helpers/process.js';
 import { followToCallback } from '../helpers/oauth-client.js';
 
 const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
 
-interface Printed {
-  readonly url: string;
-  readonly headers: Record<string, string>;
-}
-
-let child: ReturnType<typeof spawnCli>;
-let printed: Printed;
-let scratch: string;
-
-before(async () => {
-  scratch = mkdtempSync(join(tmpdir(), 'toolgate-inspector-oauth-'));
-  child = spawnCli(['start', '--json'], {
-    TOOLGATE_DATA_DIR: join(scratch, 'data'),
-    TOOLGATE_GATEWAY_PORT: '0',
-    TOOLGATE_PAYMENTS_PORT: '0',
-    TOOLGATE_LOG_LEVEL: 'warn',
-    TOOLGATE_DEV_AUTO_LOGIN: 'alice',
-  });
-  const summary = (await waitForSummary(child)) as unknown as {
-    clientConfig: { mcpServers: { toolgate: Printed } };
-  };
-  printed = summary.clientConfig.mcpServers.toolgate;
-});
-
-after(async () => {
-  child.kill('SIGTERM');
-  const stopped = await finished(child, 15000);
-  assert.equal(stopped.code, 0, stopped.stderr.slice(-500));
-});
-
-/** A loopback port free right now, for the Inspector's callback listener. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  assert.ok(address !== null && typeof address === 'object');
-  return address.port;
-}
+const demo = demoForFile('toolgate-inspector-oauth-', () => ({ TOOLGATE_DEV_AUTO_LOGIN: 'alice' }));
 
 test('MCP Inspector CLI: sign-in from the MCP URL and the key header alone, then a user-scoped tools/call as alice', async () => {
-  const key = printed.headers['Ocp-Apim-Subscription-Key'];
+  const key = demo.printed.headers['Ocp-Apim-Subscription-Key'];
   assert.ok(key !== undefined);
   const callback = `http://127.0.0.1:${await freePort()}/oauth/callback`;
   const inspector = spawn(
@@ -72,7 +31,7 @@ test('MCP Inspector CLI: sign-in from the MCP URL and the key header alone, then
       'mcp-inspector',
       '--cli',
       '--server-url',
-      printed.url,
+      demo.printed.url,
       '--transport',
       'http',
       '--header',
@@ -85,11 +44,11 @@ test('MCP Inspector CLI: sign-in from the MCP URL and the key header alone, then
       'getMyAccountBalance',
     ],
     {
-      cwd: scratch,
+      cwd: demo.scratch,
       // Its OAuth state goes to HOME (~/.mcp-inspector): a scratch one, so nothing is reused.
       env: {
         ...process.env,
-        HOME: scratch,
+        HOME: demo.scratch,
         MCP_INSPECTOR_SECRET_STORE: 'memory',
         // Without a TTY the Inspector starts the interactive flow only when told to open a browser; the
         // "browser" it opens is `true` (a no-op command; xdg-open honours BROWSER), the test is the browser.

@@ -4,10 +4,9 @@
 // registers itself (RFC 7591), runs the authorization code flow with PKCE (the test user signed in by
 // autoLogin, no page), gets an audience-bound JWT and calls a user-scoped tool as that user. Its access
 // token lives 5 s: after it expires (and the gateway's 30 s clock tolerance has passed) the client refreshes it without another sign-in.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -16,24 +15,13 @@ import {
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
 import { decodeJwt } from 'jose';
-import { finished, spawnCli, waitForSummary } from '../helpers/process.js';
+import { demoForFile } from '../helpers/process.js';
 import { BrowserlessOAuthProvider, browserlessVisitor } from '../helpers/oauth-client.js';
 import { createDevIdp } from '../../src/gateway/auth/dev-idp/idp.js';
 
-interface Printed {
-  readonly url: string;
-  readonly headers: Record<string, string>;
-}
-
 const ACCESS_TOKEN_TTL = 5;
 const CLOCK_TOLERANCE = 30;
-let child: ReturnType<typeof spawnCli>;
-let printed: Printed;
-let portalUrl: string;
-let env: NodeJS.ProcessEnv;
-
-before(async () => {
-  const scratch = mkdtempSync(join(tmpdir(), 'toolgate-oauth-'));
+const demo = demoForFile('toolgate-oauth-', (scratch) => {
   const configFile = join(scratch, 'toolgate.json');
   writeFileSync(
     configFile,
@@ -45,33 +33,14 @@ before(async () => {
       },
     }),
   );
-  env = {
-    TOOLGATE_CONFIG: configFile,
-    TOOLGATE_DATA_DIR: join(scratch, 'data'),
-    TOOLGATE_GATEWAY_PORT: '0',
-    TOOLGATE_PAYMENTS_PORT: '0',
-    TOOLGATE_LOG_LEVEL: 'warn',
-  };
-  child = spawnCli(['start', '--json'], env);
-  const summary = (await waitForSummary(child)) as unknown as {
-    clientConfig: { mcpServers: { toolgate: Printed } };
-    authorizationServer: string;
-    portalUrl: string;
-  };
-  printed = summary.clientConfig.mcpServers.toolgate;
-  portalUrl = summary.portalUrl;
-  assert.equal(summary.authorizationServer, new URL('/dev-idp', printed.url).href);
+  return { TOOLGATE_CONFIG: configFile };
 });
 
-after(async () => {
-  child.kill('SIGTERM');
-  const stopped = await finished(child, 15000);
-  assert.equal(stopped.code, 0, stopped.stderr.slice(-500));
-});
+const portalUrl = () => String(demo.summary.portalUrl);
 
 /** The subscription key header only: what a user pastes into Claude Desktop or VS Code. */
 function keyOnly(): Record<string, string> {
-  const key = printed.headers['Ocp-Apim-Subscription-Key'];
+  const key = demo.printed.headers['Ocp-Apim-Subscription-Key'];
   assert.ok(key !== undefined, 'the printed configuration carries the subscription key');
   return { 'Ocp-Apim-Subscription-Key': key };
 }
@@ -79,7 +48,7 @@ function keyOnly(): Record<string, string> {
 async function connect(provider: BrowserlessOAuthProvider): Promise<Client> {
   const client = new Client({ name: 'toolgate-oauth-e2e', version: '1.0.0' });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(printed.url), {
+    new StreamableHTTPClientTransport(new URL(demo.printed.url), {
       authProvider: provider,
       requestInit: { headers: keyOnly() },
     }),
@@ -88,6 +57,8 @@ async function connect(provider: BrowserlessOAuthProvider): Promise<Client> {
 }
 
 test('MCP authorization: 401 → discovery → registration → code + PKCE → token → a user-scoped tools/call as alice; refresh after expiry without a new sign-in', async () => {
+  // The startup summary names the development authorization server clients are sent to.
+  assert.equal(demo.summary.authorizationServer, new URL('/dev-idp', demo.printed.url).href);
   const provider = new BrowserlessOAuthProvider();
   const user = await connect(provider);
   try {
@@ -103,13 +74,13 @@ test('MCP authorization: 401 → discovery → registration → code + PKCE → 
   const authorization = provider.authorizations[0];
   assert.ok(authorization !== undefined);
   assert.equal(authorization.searchParams.get('code_challenge_method'), 'S256');
-  assert.equal(authorization.searchParams.get('resource'), printed.url);
+  assert.equal(authorization.searchParams.get('resource'), demo.printed.url);
   assert.ok(provider.client?.client_id, 'the client registered dynamically');
   const callback = provider.callback;
   assert.ok(callback !== undefined && callback.get('code'), 'redirected back with a code');
 
   // finishAuth exchanges the code (PKCE verifier, resource) for tokens.
-  const transport = new StreamableHTTPClientTransport(new URL(printed.url), {
+  const transport = new StreamableHTTPClientTransport(new URL(demo.printed.url), {
     authProvider: provider,
     requestInit: { headers: keyOnly() },
   });
@@ -118,8 +89,8 @@ test('MCP authorization: 401 → discovery → registration → code + PKCE → 
   assert.ok(first?.access_token && first.refresh_token, 'an access and a refresh token');
   const claims = decodeJwt(first.access_token);
   assert.equal(claims.sub, 'alice');
-  assert.equal(claims.aud, printed.url, 'RFC 8707: the audience is the MCP resource');
-  assert.equal(claims.iss, new URL('/dev-idp', printed.url).href);
+  assert.equal(claims.aud, demo.printed.url, 'RFC 8707: the audience is the MCP resource');
+  assert.equal(claims.iss, new URL('/dev-idp', demo.printed.url).href);
 
   const client = new Client({ name: 'toolgate-oauth-e2e', version: '1.0.0' });
   await client.connect(transport);
@@ -131,8 +102,8 @@ test('MCP authorization: 401 → discovery → registration → code + PKCE → 
     // The same accounts as with the sample token `toolgate start` prints for alice.
     const sample = new Client({ name: 'toolgate-oauth-e2e-sample', version: '1.0.0' });
     await sample.connect(
-      new StreamableHTTPClientTransport(new URL(printed.url), {
-        requestInit: { headers: printed.headers },
+      new StreamableHTTPClientTransport(new URL(demo.printed.url), {
+        requestInit: { headers: demo.printed.headers },
       }),
     );
     const expected = await sample.callTool({ name: 'getMyAccountBalance', arguments: {} });
@@ -162,13 +133,13 @@ test('MCP authorization: 401 → discovery → registration → code + PKCE → 
 
 test('A token minted for another resource is refused with 401 and a Bearer challenge', async () => {
   // Signed with the development provider's own key, issuer right — only the audience is another's.
-  const idp = await createDevIdp({ dataDir: String(env.TOOLGATE_DATA_DIR) });
+  const idp = await createDevIdp({ dataDir: String(demo.env.TOOLGATE_DATA_DIR) });
   const token = await idp.mintToken({
     sub: 'alice',
     audience: 'https://other.example/mcp',
-    issuer: new URL('/dev-idp', printed.url).href,
+    issuer: new URL('/dev-idp', demo.printed.url).href,
   });
-  const response = await fetch(printed.url, {
+  const response = await fetch(demo.printed.url, {
     method: 'POST',
     headers: {
       ...keyOnly(),
@@ -195,7 +166,7 @@ test('A token minted for another resource is refused with 401 and a Bearer chall
 });
 
 test('RFC 8707: the authorization server refuses a resource that is not this gateway', async () => {
-  const issuer = new URL('/dev-idp', printed.url).href;
+  const issuer = new URL('/dev-idp', demo.printed.url).href;
   const registered = await fetch(`${issuer}/reg`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -229,10 +200,13 @@ test('RFC 8707: the authorization server refuses a resource that is not this gat
  */
 test('The portal signs a user in through the development authorization server (code + PKCE), as a developer', async () => {
   const visit = browserlessVisitor();
-  const signIn = await visit(new URL('auth/oidc', portalUrl));
+  const signIn = await visit(new URL('auth/oidc', portalUrl()));
   assert.equal(signIn.status, 303);
   const authorize = new URL(signIn.headers.get('location') ?? '');
-  assert.equal(authorize.origin + authorize.pathname, new URL('/dev-idp/auth', printed.url).href);
+  assert.equal(
+    authorize.origin + authorize.pathname,
+    new URL('/dev-idp/auth', demo.printed.url).href,
+  );
   assert.equal(authorize.searchParams.get('client_id'), 'toolgate-portal');
   assert.equal(authorize.searchParams.get('code_challenge_method'), 'S256');
   let next = authorize;
@@ -252,9 +226,9 @@ test('The portal signs a user in through the development authorization server (c
   // answer to a cross-site navigation is sent only from the next same-site request).
   assert.equal(landed.status, 200);
   assert.match(await landed.text(), /Signed in\./);
-  let home = await visit(new URL('/portal/', portalUrl));
+  let home = await visit(new URL('/portal/', portalUrl()));
   for (let hop = 0; hop < 3 && home.status === 303; hop += 1)
-    home = await visit(new URL(home.headers.get('location') ?? '', portalUrl));
+    home = await visit(new URL(home.headers.get('location') ?? '', portalUrl()));
   assert.equal(home.status, 200);
   assert.ok(!home.url.includes('sign-in'), 'the portal did not send the user back to sign in');
   const page = await home.text();

@@ -6,54 +6,27 @@
 //   - the Python `mcp` SDK in its default mode (also 'auto'), installed into a virtual environment of this
 //     repository's own (node_modules/.cache) from the machine's package index.
 // The TypeScript SDK 1.x and the MCP Inspector have their own files (mcp-sdk-client, inspector-cli).
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { finished, spawnCli, waitForSummary } from '../helpers/process.js';
-
-interface Printed {
-  readonly url: string;
-  readonly headers: Record<string, string>;
-}
+import { demoForFile } from '../helpers/process.js';
 
 const PUBLIC_ARGS = {
   body: { identificationNumber: '011085645', identificationType: 'ROUTING_NUMBER' },
 };
 
-let child: ReturnType<typeof spawnCli>;
-let printed: Printed;
-
-before(async () => {
-  const scratch = mkdtempSync(join(tmpdir(), 'toolgate-clients-'));
-  child = spawnCli(['start', '--json'], {
-    TOOLGATE_DATA_DIR: join(scratch, 'data'),
-    TOOLGATE_GATEWAY_PORT: '0',
-    TOOLGATE_PAYMENTS_PORT: '0',
-    TOOLGATE_LOG_LEVEL: 'warn',
-  });
-  const summary = (await waitForSummary(child)) as unknown as {
-    clientConfig: { mcpServers: { toolgate: Printed } };
-  };
-  printed = summary.clientConfig.mcpServers.toolgate;
-});
-
-after(async () => {
-  child.kill('SIGTERM');
-  const stopped = await finished(child, 15000);
-  assert.equal(stopped.code, 0, stopped.stderr.slice(-500));
-});
+const demo = demoForFile('toolgate-clients-');
 
 test('TypeScript SDK v2 (versionNegotiation auto): 2026-07-28, tools/list, a public and a user-scoped tools/call', async () => {
   const client = new Client(
     { name: 'toolgate-e2e', version: '1.0.0' },
     { versionNegotiation: { mode: 'auto' } },
   );
-  const transport = new StreamableHTTPClientTransport(new URL(printed.url), {
-    requestInit: { headers: printed.headers },
+  const transport = new StreamableHTTPClientTransport(new URL(demo.printed.url), {
+    requestInit: { headers: demo.printed.headers },
   });
   await client.connect(transport);
   try {
@@ -108,10 +81,14 @@ test('Python mcp SDK (default mode): 2026-07-28, tools/list, a public and a user
     return;
   }
   const script = join(process.cwd(), 'test', 'e2e', 'python', 'toolgate_client.py');
-  const run = spawnSync(found.python, [script, printed.url, JSON.stringify(printed.headers)], {
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
+  const run = spawnSync(
+    found.python,
+    [script, demo.printed.url, JSON.stringify(demo.printed.headers)],
+    {
+      encoding: 'utf8',
+      timeout: 60_000,
+    },
+  );
   assert.equal(run.status, 0, `the Python client failed:\n${run.stderr.slice(-3000)}`);
   const out = JSON.parse(run.stdout) as {
     protocolVersion: string;

@@ -2,10 +2,7 @@
 // in front of a backend that records every request it receives.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import {
   SignJWT,
@@ -15,16 +12,10 @@ import {
   createLocalJWKSet,
   type CryptoKey,
 } from 'jose';
-import { loadConfig } from '../../src/config/load.js';
-import { createGateway } from '../../src/gateway/create-gateway.js';
-import { SubscriptionStore } from '../../src/gateway/auth/subscriptions/store.js';
-import { openSqlite } from '../../src/shared/db/sqlite.js';
 import type { Database } from '../../src/shared/db/types.js';
-import { createLogger } from '../../src/shared/log/logger.js';
-import { LogCapture } from '../helpers/capture.js';
+import type { LogCapture } from '../helpers/capture.js';
 import { startFixtureBackend, type FixtureBackend } from './support/fixture-backend.js';
-import { fixtureBackendConfig, MCP_HEADERS } from './support/gateway.js';
-import { migrateGatewayDatabase } from '../../src/gateway/storage/database.js';
+import { fixtureBackendConfig, MCP_HEADERS, startConfiguredGateway } from './support/gateway.js';
 
 const ISSUER = 'https://idp.example.test';
 const AUDIENCE = 'http://127.0.0.1:8080/mcp';
@@ -56,38 +47,25 @@ describe('gateway pipeline', () => {
     rateLimit: Record<string, unknown> = {},
     metrics: Record<string, unknown> = {},
   ): Promise<Built> {
-    const config = loadConfig({
-      env: {},
-      overrides: {
-        dataDir: mkdtempSync(join(tmpdir(), 'toolgate-pipeline-')),
-        logging: { level: 'warn' },
-        gateway: {
-          backends: [fixtureBackendConfig(backend.baseUrl, { identity })],
-          auth: {
-            devIdentityProvider: { enabled: false },
-            jwt: { issuer: ISSUER, audience: AUDIENCE, staticKeys: [{ jwk }], forwardClaims: {} },
-          },
-          rateLimit,
-          metrics,
+    const gw = await startConfiguredGateway(
+      {
+        backends: [fixtureBackendConfig(backend.baseUrl, { identity })],
+        auth: {
+          devIdentityProvider: { enabled: false },
+          jwt: { issuer: ISSUER, audience: AUDIENCE, staticKeys: [{ jwk }], forwardClaims: {} },
         },
+        rateLimit,
+        metrics,
       },
-    });
-    const db = openSqlite({ path: ':memory:' });
-    await migrateGatewayDatabase(db);
-    const logs = new LogCapture();
-    const { logger } = createLogger({ level: 'info', destination: logs });
-    const app = await createGateway({ config, logger, stores: { db } });
-    const store = new SubscriptionStore(db);
-    const key = (await store.create({ application: 'test-agent', environment: 'development' }))
-      .primaryKey;
-    const restrictedKey = (
-      await store.create({
-        application: 'narrow',
-        environment: 'development',
-        tools: ['fetchBankDetails'],
-      })
-    ).primaryKey;
-    return { app, db, key, restrictedKey, logs };
+      { logLevel: 'info' },
+    );
+    return {
+      app: gw.app,
+      db: gw.db,
+      logs: gw.logs,
+      key: await gw.issueKey(),
+      restrictedKey: await gw.issueKey({ application: 'narrow', tools: ['fetchBankDetails'] }),
+    };
   }
 
   async function close(built: Built) {

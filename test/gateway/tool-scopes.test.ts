@@ -3,21 +3,14 @@
 // insufficient_scope naming them (alone and inside a JSON-RPC batch), and the backend is never reached.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from 'jose';
-import { loadConfig } from '../../src/config/load.js';
-import { createGateway } from '../../src/gateway/create-gateway.js';
-import { SubscriptionStore } from '../../src/gateway/auth/subscriptions/store.js';
-import { openSqlite } from '../../src/shared/db/sqlite.js';
-import type { Database } from '../../src/shared/db/types.js';
-import { createLogger } from '../../src/shared/log/logger.js';
-import { migrateGatewayDatabase } from '../../src/gateway/storage/database.js';
-import { LogCapture } from '../helpers/capture.js';
 import { startFixtureBackend, type FixtureBackend } from './support/fixture-backend.js';
-import { fixtureBackendConfig, MCP_HEADERS } from './support/gateway.js';
+import {
+  fixtureBackendConfig,
+  MCP_HEADERS,
+  startConfiguredGateway,
+  type ConfiguredGateway,
+} from './support/gateway.js';
 
 const ISSUER = 'https://idp.example.test';
 const AUDIENCE = 'http://127.0.0.1:8080/mcp';
@@ -26,8 +19,7 @@ const METADATA = 'http://127.0.0.1:8080/.well-known/oauth-protected-resource/mcp
 describe('per-tool scopes', () => {
   let backend: FixtureBackend;
   let privateKey: CryptoKey;
-  let app: FastifyInstance;
-  let db: Database;
+  let gw: ConfiguredGateway;
   let key: string;
 
   before(async () => {
@@ -35,36 +27,23 @@ describe('per-tool scopes', () => {
     const pair = await generateKeyPair('ES256');
     privateKey = pair.privateKey;
     const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'ES256' };
-    const config = loadConfig({
-      env: {},
-      overrides: {
-        dataDir: mkdtempSync(join(tmpdir(), 'toolgate-scopes-')),
-        logging: { level: 'warn' },
-        gateway: {
-          backends: [
-            fixtureBackendConfig(backend.baseUrl, {
-              identity: { mode: 'headers', sharedSecret: 'gateway-to-backend-secret-42' },
-              tools: { getMyAccountBalance: { scopes: ['accounts:read'] } },
-            }),
-          ],
-          auth: {
-            devIdentityProvider: { enabled: false },
-            scopes: ['openid', 'offline_access'],
-            jwt: { issuer: ISSUER, audience: AUDIENCE, staticKeys: [{ jwk }] },
-          },
-        },
+    gw = await startConfiguredGateway({
+      backends: [
+        fixtureBackendConfig(backend.baseUrl, {
+          identity: { mode: 'headers', sharedSecret: 'gateway-to-backend-secret-42' },
+          tools: { getMyAccountBalance: { scopes: ['accounts:read'] } },
+        }),
+      ],
+      auth: {
+        devIdentityProvider: { enabled: false },
+        scopes: ['openid', 'offline_access'],
+        jwt: { issuer: ISSUER, audience: AUDIENCE, staticKeys: [{ jwk }] },
       },
     });
-    db = openSqlite({ path: ':memory:' });
-    await migrateGatewayDatabase(db);
-    const { logger } = createLogger({ level: 'warn', destination: new LogCapture() });
-    app = await createGateway({ config, logger, stores: { db } });
-    key = (await new SubscriptionStore(db).create({ application: 'a', environment: 'development' }))
-      .primaryKey;
+    key = await gw.issueKey({ application: 'a' });
   });
   after(async () => {
-    await app.close();
-    await db.close();
+    await gw.close();
     await backend.close();
   });
 
@@ -86,7 +65,7 @@ describe('per-tool scopes', () => {
   });
 
   function post(payload: unknown, bearer?: string) {
-    return app.inject({
+    return gw.app.inject({
       method: 'POST',
       url: '/mcp',
       headers: {
@@ -100,7 +79,7 @@ describe('per-tool scopes', () => {
   }
 
   test('RFC 9728: the metadata names the authorization server and the base and tool scopes', async () => {
-    const response = await app.inject({
+    const response = await gw.app.inject({
       method: 'GET',
       url: '/.well-known/oauth-protected-resource/mcp',
     });
@@ -149,7 +128,7 @@ describe('per-tool scopes', () => {
   });
 
   test('in a batch the refused call is a JSON-RPC error naming the scope and the batch answers 403', async () => {
-    const response = await app.inject({
+    const response = await gw.app.inject({
       method: 'POST',
       url: '/mcp',
       headers: {

@@ -1,7 +1,11 @@
 // Runs the real `toolgate` binary as a child process, for tests of the command line and of startup and
 // shutdown as a user sees them.
+import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 
 export const BIN = join(process.cwd(), 'bin', 'toolgate.js');
 
@@ -92,4 +96,62 @@ export function waitForSummary(
     });
     check();
   });
+}
+
+/** The `mcpServers.toolgate` entry `toolgate start` prints: the MCP URL and the headers to send. */
+export interface PrintedServer {
+  readonly url: string;
+  readonly headers: Record<string, string>;
+}
+
+/** What `demoForFile` fills in once the demo is up (read it inside tests, not at load time). */
+export interface RunningDemo {
+  /** The scratch folder; the demo's data folder is `data` inside it. */
+  scratch: string;
+  /** The environment the demo was started with. */
+  env: NodeJS.ProcessEnv;
+  printed: PrintedServer;
+  /** The whole `--json` startup summary. */
+  summary: Record<string, unknown>;
+}
+
+/**
+ * `toolgate start --json` as a user runs it (both services on free ports, warn logs, a scratch data
+ * folder), started before the file's tests and stopped after them with exit code 0 asserted.
+ * `extraEnv(scratch)` adds variables (a configuration file written into the scratch folder, say).
+ */
+export function demoForFile(
+  prefix: string,
+  extraEnv: (scratch: string) => NodeJS.ProcessEnv = () => ({}),
+): RunningDemo {
+  const demo: RunningDemo = {
+    scratch: '',
+    env: {},
+    printed: { url: '', headers: {} },
+    summary: {},
+  };
+  let child: ReturnType<typeof spawnCli> | undefined;
+  before(async () => {
+    demo.scratch = mkdtempSync(join(tmpdir(), prefix));
+    demo.env = {
+      TOOLGATE_DATA_DIR: join(demo.scratch, 'data'),
+      TOOLGATE_GATEWAY_PORT: '0',
+      TOOLGATE_PAYMENTS_PORT: '0',
+      TOOLGATE_LOG_LEVEL: 'warn',
+      ...extraEnv(demo.scratch),
+    };
+    child = spawnCli(['start', '--json'], demo.env);
+    demo.summary = await waitForSummary(child);
+    const clientConfig = demo.summary.clientConfig as unknown as {
+      mcpServers: { toolgate: PrintedServer };
+    };
+    demo.printed = clientConfig.mcpServers.toolgate;
+  });
+  after(async () => {
+    if (child === undefined) return;
+    child.kill('SIGTERM');
+    const stopped = await finished(child, 15000);
+    assert.equal(stopped.code, 0, stopped.stderr.slice(-500));
+  });
+  return demo;
 }

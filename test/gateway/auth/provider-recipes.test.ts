@@ -6,21 +6,11 @@
 // recipe's claims to a backend that records what it receives.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Provider from 'oidc-provider';
-import { loadConfig } from '../../../src/config/load.js';
-import { createGateway } from '../../../src/gateway/create-gateway.js';
-import { SubscriptionStore } from '../../../src/gateway/auth/subscriptions/store.js';
-import { migrateGatewayDatabase } from '../../../src/gateway/storage/database.js';
-import { openSqlite } from '../../../src/shared/db/sqlite.js';
-import { createLogger } from '../../../src/shared/log/logger.js';
-import { LogCapture } from '../../helpers/capture.js';
 import { startFixtureBackend, type FixtureBackend } from '../support/fixture-backend.js';
-import { fixtureBackendConfig, MCP_HEADERS } from '../support/gateway.js';
+import { fixtureBackendConfig, MCP_HEADERS, startConfiguredGateway } from '../support/gateway.js';
 import { makeKey } from './helpers.js';
 
 const GATEWAY_MCP = 'http://127.0.0.1:8080/mcp';
@@ -183,36 +173,24 @@ describe('identity provider recipes (docs/identity-providers.md)', () => {
   for (const recipe of RECIPES)
     test(`${recipe.name}: the gateway accepts its access tokens and forwards the recipe's claims`, async () => {
       const idp = await startProviderLike(recipe);
-      const config = loadConfig({
-        env: {},
-        overrides: {
-          dataDir: mkdtempSync(join(tmpdir(), 'toolgate-recipe-')),
-          logging: { level: 'warn' },
-          gateway: {
-            backends: [
-              fixtureBackendConfig(backend.baseUrl, {
-                identity: {
-                  mode: 'headers',
-                  sharedSecret: 'gateway-to-backend-secret-42',
-                  claims: recipe.forward,
-                },
-              }),
-            ],
-            auth: {
-              devIdentityProvider: { enabled: false },
-              jwt: { issuer: idp.issuer, audience: recipe.audience, mode: 'required' },
+      const gw = await startConfiguredGateway({
+        backends: [
+          fixtureBackendConfig(backend.baseUrl, {
+            identity: {
+              mode: 'headers',
+              sharedSecret: 'gateway-to-backend-secret-42',
+              claims: recipe.forward,
             },
-          },
+          }),
+        ],
+        auth: {
+          devIdentityProvider: { enabled: false },
+          jwt: { issuer: idp.issuer, audience: recipe.audience, mode: 'required' },
         },
       });
-      const db = openSqlite({ path: ':memory:' });
-      await migrateGatewayDatabase(db);
-      const { logger } = createLogger({ level: 'warn', destination: new LogCapture() });
-      const app = await createGateway({ config, logger, stores: { db } });
+      const { app } = gw;
       try {
-        const key = (
-          await new SubscriptionStore(db).create({ application: 'a', environment: 'development' })
-        ).primaryKey;
+        const key = await gw.issueKey({ application: 'a' });
         const issued = await fetch(idp.tokenEndpoint, {
           method: 'POST',
           headers: {
@@ -266,8 +244,7 @@ describe('identity provider recipes (docs/identity-providers.md)', () => {
           assert.equal(seen.headers[header], value, header);
         assert.equal(seen.headers.authorization, undefined, 'the token is not passed through');
       } finally {
-        await app.close();
-        await db.close();
+        await gw.close();
         await idp.close();
       }
     });
@@ -276,28 +253,16 @@ describe('identity provider recipes (docs/identity-providers.md)', () => {
     const recipe = RECIPES[3];
     assert.ok(recipe);
     const idp = await startProviderLike({ ...recipe, audience: 'account' });
-    const config = loadConfig({
-      env: {},
-      overrides: {
-        dataDir: mkdtempSync(join(tmpdir(), 'toolgate-recipe-')),
-        logging: { level: 'warn' },
-        gateway: {
-          backends: [fixtureBackendConfig(backend.baseUrl)],
-          auth: {
-            devIdentityProvider: { enabled: false },
-            jwt: { issuer: idp.issuer, audience: GATEWAY_MCP, mode: 'required' },
-          },
-        },
+    const gw = await startConfiguredGateway({
+      backends: [fixtureBackendConfig(backend.baseUrl)],
+      auth: {
+        devIdentityProvider: { enabled: false },
+        jwt: { issuer: idp.issuer, audience: GATEWAY_MCP, mode: 'required' },
       },
     });
-    const db = openSqlite({ path: ':memory:' });
-    await migrateGatewayDatabase(db);
-    const { logger } = createLogger({ level: 'warn', destination: new LogCapture() });
-    const app = await createGateway({ config, logger, stores: { db } });
+    const { app } = gw;
     try {
-      const key = (
-        await new SubscriptionStore(db).create({ application: 'a', environment: 'development' })
-      ).primaryKey;
+      const key = await gw.issueKey({ application: 'a' });
       const issued = await fetch(idp.tokenEndpoint, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -323,8 +288,7 @@ describe('identity provider recipes (docs/identity-providers.md)', () => {
       assert.equal(response.statusCode, 401);
       assert.match(String(response.headers['www-authenticate']), /invalid_token/);
     } finally {
-      await app.close();
-      await db.close();
+      await gw.close();
       await idp.close();
     }
   });

@@ -9,7 +9,7 @@ import { createLogger } from '../../../src/shared/log/logger.js';
 import { openSqlite } from '../../../src/shared/db/sqlite.js';
 import type { Database } from '../../../src/shared/db/types.js';
 import type { Actor } from '../../../src/gateway/admin/actor.js';
-import { portalPlugin } from '../../../src/gateway/portal/plugin.js';
+import { portalPlugin, type PortalDeps } from '../../../src/gateway/portal/plugin.js';
 import { CONTENT_SECURITY_POLICY } from '../../../src/gateway/portal/http-security.js';
 import { sha256 } from '../../../src/gateway/portal/session-store.js';
 import { html, trusted } from '../../../src/gateway/portal/html.js';
@@ -23,6 +23,32 @@ async function authenticateToken(token: string): Promise<Actor | null> {
     return { role: 'admin', subject: 'bootstrap-admin', via: 'bootstrap-token' };
   if (token === DEV_TOKEN) return { role: 'developer', subject: 'dana', via: 'bearer-token' };
   return null;
+}
+
+/** An app with the portal at /portal, on `db`, as the admin service mounts it. */
+async function portalApp(
+  db: Database,
+  deps: Omit<PortalDeps, 'db' | 'session' | 'roleOf' | 'authenticateToken'>,
+): Promise<FastifyInstance> {
+  const { logger } = createLogger({ level: 'silent' });
+  const app = createHttpApp({
+    logger,
+    bodyLimitBytes: 65536,
+    requestTimeoutMs: 5000,
+    keepAliveTimeoutMs: 5000,
+  });
+  await app.register(
+    portalPlugin({
+      db,
+      session: { idleMinutes: 30, absoluteHours: 8 },
+      roleOf: () => 'developer',
+      authenticateToken,
+      ...deps,
+    }),
+    { prefix: '/portal' },
+  );
+  await app.ready();
+  return app;
 }
 
 function cookieOf(setCookie: string | string[] | undefined): string {
@@ -44,39 +70,24 @@ describe('portal security (inject)', () => {
 
   before(async () => {
     db = openSqlite({ path: ':memory:' });
-    const { logger } = createLogger({ level: 'silent' });
-    app = createHttpApp({
-      logger,
-      bodyLimitBytes: 65536,
-      requestTimeoutMs: 5000,
-      keepAliveTimeoutMs: 5000,
+    app = await portalApp(db, {
+      clock: () => now,
+      pages: [
+        (instance, portal) =>
+          instance.get('/applications', async (request, reply) => {
+            const session = await portal.requireSession(request, reply);
+            if (session === null) return reply;
+            return portal.sendPage(
+              reply,
+              page(portal.assets, {
+                title: 'Apps',
+                session,
+                body: html`<p>${session.actor.subject}</p>`,
+              }),
+            );
+          }),
+      ],
     });
-    await app.register(
-      portalPlugin({
-        db,
-        session: { idleMinutes: 30, absoluteHours: 8 },
-        roleOf: () => 'developer',
-        authenticateToken,
-        clock: () => now,
-        pages: [
-          (instance, portal) =>
-            instance.get('/applications', async (request, reply) => {
-              const session = await portal.requireSession(request, reply);
-              if (session === null) return reply;
-              return portal.sendPage(
-                reply,
-                page(portal.assets, {
-                  title: 'Apps',
-                  session,
-                  body: html`<p>${session.actor.subject}</p>`,
-                }),
-              );
-            }),
-        ],
-      }),
-      { prefix: '/portal' },
-    );
-    await app.ready();
   });
   after(async () => {
     await app.close();
@@ -325,30 +336,15 @@ describe('portal OpenID Connect sign-in failures (inject)', () => {
 
   before(async () => {
     db = openSqlite({ path: ':memory:' });
-    const { logger } = createLogger({ level: 'silent' });
-    app = createHttpApp({
-      logger,
-      bodyLimitBytes: 65536,
-      requestTimeoutMs: 5000,
-      keepAliveTimeoutMs: 5000,
+    app = await portalApp(db, {
+      // Nothing listens on port 1: discovery fails.
+      oidc: {
+        issuer: 'http://127.0.0.1:1/idp',
+        clientId: 'portal',
+        scopes: ['openid'],
+        algorithms: ['ES256'],
+      },
     });
-    await app.register(
-      portalPlugin({
-        db,
-        session: { idleMinutes: 30, absoluteHours: 8 },
-        // Nothing listens on port 1: discovery fails.
-        oidc: {
-          issuer: 'http://127.0.0.1:1/idp',
-          clientId: 'portal',
-          scopes: ['openid'],
-          algorithms: ['ES256'],
-        },
-        roleOf: () => 'developer',
-        authenticateToken,
-      }),
-      { prefix: '/portal' },
-    );
-    await app.ready();
   });
   after(async () => {
     await app.close();

@@ -1,4 +1,7 @@
 // Builds an in-process gateway for tests: in-memory SQLite, migrated, with the given backends.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
@@ -23,6 +26,8 @@ import {
 } from '../../../src/gateway/storage/database.js';
 import { SubscriptionStore } from '../../../src/gateway/auth/subscriptions/store.js';
 import type { FrozenConfig } from '../../../src/config/schema.js';
+import { createLogger } from '../../../src/shared/log/logger.js';
+import { LogCapture } from '../../helpers/capture.js';
 
 export interface TestGateway {
   readonly app: FastifyInstance;
@@ -110,6 +115,61 @@ export async function startTestGateway(
     close: async () => {
       await app.close();
       if (!options.db) await db.close();
+    },
+  };
+}
+
+interface KeyOptions {
+  readonly application?: string;
+  readonly tools?: string[];
+  readonly rateLimitPerMinute?: number;
+}
+
+export interface ConfiguredGateway {
+  readonly app: FastifyInstance;
+  readonly db: Database;
+  readonly config: FrozenConfig;
+  /** Every line the redacting logger wrote. */
+  readonly logs: LogCapture;
+  /** Creates a development subscription (every tool unless `tools` says otherwise); its primary key. */
+  issueKey(options?: KeyOptions): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * The gateway as `toolgate gateway` builds it — the configured gatekeeper (subscription keys, user tokens,
+ * quotas) and the redacting logger — on an in-memory database, without listening. `gateway` is the
+ * configuration's gateway section; the data folder is a fresh temporary one.
+ */
+export async function startConfiguredGateway(
+  gateway: Record<string, unknown>,
+  options: { readonly logLevel?: string } = {},
+): Promise<ConfiguredGateway> {
+  const level = options.logLevel ?? 'warn';
+  const config = loadConfig({
+    env: {},
+    overrides: {
+      dataDir: mkdtempSync(join(tmpdir(), 'toolgate-gateway-')),
+      logging: { level },
+      gateway,
+    },
+  });
+  const db = openSqlite({ path: ':memory:' });
+  await migrateGatewayDatabase(db);
+  const logs = new LogCapture();
+  const { logger } = createLogger({ level, destination: logs });
+  const app = await createGateway({ config, logger, stores: { db } });
+  return {
+    app,
+    db,
+    config,
+    logs,
+    issueKey: async ({ application = 'test-agent', ...rest }: KeyOptions = {}) =>
+      (await new SubscriptionStore(db).create({ application, environment: 'development', ...rest }))
+        .primaryKey,
+    close: async () => {
+      await app.close();
+      await db.close();
     },
   };
 }

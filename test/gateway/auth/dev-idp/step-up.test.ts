@@ -4,79 +4,47 @@
 // then goes through.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import {
   Client,
   StreamableHTTPClientTransport,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
 import { decodeJwt } from 'jose';
-import { loadConfig } from '../../../../src/config/load.js';
-import { createGateway } from '../../../../src/gateway/create-gateway.js';
-import { SubscriptionStore } from '../../../../src/gateway/auth/subscriptions/store.js';
-import { migrateGatewayDatabase } from '../../../../src/gateway/storage/database.js';
-import { openSqlite } from '../../../../src/shared/db/sqlite.js';
-import type { Database } from '../../../../src/shared/db/types.js';
-import { createLogger } from '../../../../src/shared/log/logger.js';
-import { LogCapture } from '../../../helpers/capture.js';
 import { BrowserlessOAuthProvider } from '../../../helpers/oauth-client.js';
 import { startFixtureBackend, type FixtureBackend } from '../../support/fixture-backend.js';
-import { fixtureBackendConfig } from '../../support/gateway.js';
+import { freePort } from '../../../helpers/free-port.js';
+import {
+  fixtureBackendConfig,
+  startConfiguredGateway,
+  type ConfiguredGateway,
+} from '../../support/gateway.js';
 
 let backend: FixtureBackend;
-let app: FastifyInstance;
-let db: Database;
+let gw: ConfiguredGateway;
 let mcpUrl: string;
 let key: string;
-
-/** A loopback port free right now: the issuer must name the port before the gateway is built. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  assert.ok(address !== null && typeof address === 'object');
-  return address.port;
-}
 
 before(async () => {
   backend = await startFixtureBackend();
   const port = await freePort();
-  const config = loadConfig({
-    env: {},
-    overrides: {
-      dataDir: mkdtempSync(join(tmpdir(), 'toolgate-step-up-')),
-      logging: { level: 'warn' },
-      gateway: {
-        host: '127.0.0.1',
-        port,
-        backends: [
-          fixtureBackendConfig(backend.baseUrl, {
-            identity: { mode: 'headers', sharedSecret: 'gateway-to-backend-secret-42' },
-            tools: { getPayment: { scopes: ['payments:read'] } },
-          }),
-        ],
-        auth: { devIdentityProvider: { autoLogin: 'alice' } },
-      },
-    },
+  gw = await startConfiguredGateway({
+    host: '127.0.0.1',
+    port,
+    backends: [
+      fixtureBackendConfig(backend.baseUrl, {
+        identity: { mode: 'headers', sharedSecret: 'gateway-to-backend-secret-42' },
+        tools: { getPayment: { scopes: ['payments:read'] } },
+      }),
+    ],
+    auth: { devIdentityProvider: { autoLogin: 'alice' } },
   });
-  db = openSqlite({ path: ':memory:' });
-  await migrateGatewayDatabase(db);
-  const { logger } = createLogger({ level: 'warn', destination: new LogCapture() });
-  app = await createGateway({ config, logger, stores: { db } });
-  await app.listen({ port, host: '127.0.0.1' });
+  await gw.app.listen({ port, host: '127.0.0.1' });
   mcpUrl = `http://127.0.0.1:${port}/mcp`;
-  key = (await new SubscriptionStore(db).create({ application: 'a', environment: 'development' }))
-    .primaryKey;
+  key = await gw.issueKey({ application: 'a' });
 });
 
 after(async () => {
-  await app.close();
-  await db.close();
+  await gw.close();
   await backend.close();
 });
 
