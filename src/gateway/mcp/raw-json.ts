@@ -17,7 +17,7 @@ type Fragment = RawJson | string;
 /** The fragments handed over by `toJSON` during the current serialisation (null outside one). */
 let collected: Fragment[] | null = null;
 
-/** Inside `stringifyWithRaw` or `encodeWithRaw`: keeps the fragment and stands in for it; elsewhere: undefined. */
+/** Inside `encodeWithRaw`: keeps the fragment and stands in for it; elsewhere: undefined. */
 function handOver(fragment: Fragment): string | undefined {
   if (collected === null) return undefined;
   collected.push(fragment);
@@ -41,7 +41,7 @@ export class RawJson {
 }
 
 /**
- * Marks `value` (parsed from `text`, and not changed since) so that `stringifyWithRaw` writes `text`
+ * Marks `value` (parsed from `text`, and not changed since) so that `encodeWithRaw` writes `text`
  * instead of serialising it again; a plain JSON.stringify still serialises the value. The mark is a
  * non-enumerable `toJSON`, invisible to validation, comparison and enumeration.
  */
@@ -58,35 +58,29 @@ export function withSourceText<T extends object>(value: T, text: string): T {
   return value;
 }
 
-/** JSON.stringify that splices RawJson values (and `withSourceText` values) in verbatim. */
-export function stringifyWithRaw(value: unknown): string {
-  const { text, fragments } = serialise(value);
-  return splice(text, fragments);
-}
-
-function splice(text: string, fragments: readonly Fragment[]): string {
-  if (fragments.length === 0) return text;
-  let i = 0;
-  return text
-    .split(QUOTED_TOKEN)
-    .reduce((out, part, index) => (index === 0 ? part : out + textOf(fragments[i++]) + part), '');
-}
-
-/** `stringifyWithRaw` as UTF-8 bytes, each RawJson copied in from its kept encoding. */
+/**
+ * JSON.stringify as UTF-8 bytes, RawJson values (and `withSourceText` values) spliced in verbatim: each
+ * RawJson copied in from its kept encoding. A response with no RawJson in it (a tools/call result, whose
+ * source text is a string) is joined into one string and encoded once.
+ */
 export function encodeWithRaw(value: unknown): Buffer {
+  const pieces = piecesOf(value);
+  if (!pieces.some((piece) => piece instanceof RawJson)) return Buffer.from(pieces.join(''));
+  return Buffer.concat(
+    pieces.map((piece) => (piece instanceof RawJson ? piece.bytes : Buffer.from(piece))),
+  );
+}
+
+/** The serialised value as its pieces in order: the JSON text around each fragment, and the fragments. */
+function piecesOf(value: unknown): Fragment[] {
   const { text, fragments } = serialise(value);
-  // Only source texts (a tools/call result): one string, encoded once.
-  if (!fragments.some((f) => f instanceof RawJson)) return Buffer.from(splice(text, fragments));
-  const parts = text.split(QUOTED_TOKEN);
-  const chunks: Buffer[] = [];
-  parts.forEach((part, index) => {
-    if (index > 0) {
-      const fragment = fragments[index - 1];
-      chunks.push(fragment instanceof RawJson ? fragment.bytes : Buffer.from(textOf(fragment)));
-    }
-    if (part.length > 0) chunks.push(Buffer.from(part, 'utf8'));
+  if (fragments.length === 0) return [text];
+  const pieces: Fragment[] = [];
+  text.split(QUOTED_TOKEN).forEach((part, index) => {
+    if (index > 0) pieces.push(fragments[index - 1] ?? 'null');
+    if (part.length > 0) pieces.push(part);
   });
-  return Buffer.concat(chunks);
+  return pieces;
 }
 
 function serialise(value: unknown): { text: string; fragments: Fragment[] } {
@@ -98,9 +92,4 @@ function serialise(value: unknown): { text: string; fragments: Fragment[] } {
   } finally {
     collected = outer;
   }
-}
-
-function textOf(fragment: Fragment | undefined): string {
-  if (fragment === undefined) return 'null';
-  return fragment instanceof RawJson ? fragment.text : fragment;
 }
