@@ -11,6 +11,7 @@ import { errorResult, mapOutcome, type CallToolResult } from '../upstream/result
 import { nextTraceparent } from '../upstream/trace.js';
 import type { ArgumentValidator } from './arguments.js';
 import { hasStructuredContent, hasToolAnnotations } from './protocol.js';
+import { LruMap } from '../../shared/lru-map.js';
 import { RawJson } from './raw-json.js';
 import { mayUseTool, type Caller } from '../caller.js';
 import type { Gatekeeper } from '../admission/gatekeeper.js';
@@ -75,12 +76,13 @@ export function asciiJson(json: string): string {
 export class ToolService {
   /** Per revision family, each tool's listing JSON; keyed by the Tool object, so a reload starts afresh. */
   private readonly shapes = new Map<string, WeakMap<Tool, string>>();
-  /** Assembled pages by listing key (see `list`), least recently used first. */
-  private readonly pages = new Map<string, CachedPage>();
+  /** Assembled pages by listing key (see `list`). */
+  private readonly pages = new LruMap<string, CachedPage>(MAX_CACHED_PAGES);
   /** A short name per subscription view (the set of tools it may use), by the set object. */
   private readonly viewNames = new WeakMap<ReadonlySet<string>, string>();
   /** View names by content, so equal sets share cached pages; bounded (cleared when full). */
   private readonly viewsByContent = new Map<string, string>();
+  private nextView = 0;
 
   constructor(private readonly options: ToolServiceOptions) {}
 
@@ -103,17 +105,11 @@ export class ToolService {
     const family = familyOf(version);
     const key = `${directory.revision}|${family}|${this.viewOf(caller.subscription.tools)}|${cursor ?? ''}`;
     let cached = this.pages.get(key);
-    if (cached !== undefined)
-      this.pages.delete(key); // re-inserted below as the most recent
-    else {
+    if (cached === undefined) {
       const page = directory.page(cursor, this.options.pageSize, (n) => mayUseTool(caller, n));
       const tools = new RawJson(`[${page.tools.map((t) => this.shape(t, version)).join(',')}]`);
       cached = { tools, nextCursor: page.nextCursor };
-    }
-    this.pages.set(key, cached);
-    if (this.pages.size > MAX_CACHED_PAGES) {
-      const oldest = this.pages.keys().next();
-      if (oldest.done !== true) this.pages.delete(oldest.value);
+      this.pages.set(key, cached);
     }
     const { tools, nextCursor } = cached;
     return nextCursor === undefined ? { tools } : { tools, nextCursor };
@@ -134,8 +130,6 @@ export class ToolService {
     this.viewNames.set(tools, name);
     return name;
   }
-
-  private nextView = 0;
 
   async call(
     caller: Caller,

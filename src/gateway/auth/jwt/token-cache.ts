@@ -2,6 +2,7 @@
 // verification. An entry lives until min(token exp, insertion + maxAgeMs); expired entries are never
 // returned. Bounded LRU (a Map's insertion order; a hit re-inserts the entry).
 import { createHash } from 'node:crypto';
+import { LruMap } from '../../../shared/lru-map.js';
 
 export function sha256Hex(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
@@ -23,27 +24,22 @@ export interface TokenCache<V> {
 
 export function createTokenCache<V>(options: TokenCacheOptions): TokenCache<V> {
   const clock = options.clock ?? Date.now;
-  const entries = new Map<string, { value: V; until: number }>();
+  const entries = new LruMap<string, { value: V; until: number }>(options.maxEntries);
   return {
     get(tokenHash) {
       const entry = entries.get(tokenHash);
       if (!entry) return undefined;
-      entries.delete(tokenHash);
-      if (clock() >= entry.until) return undefined;
-      entries.set(tokenHash, entry);
+      if (clock() >= entry.until) {
+        entries.delete(tokenHash);
+        return undefined;
+      }
       return entry.value;
     },
     set(tokenHash, value, expiresAtMs) {
       if (options.maxEntries <= 0 || options.maxAgeMs <= 0) return;
       const until = Math.min(expiresAtMs, clock() + options.maxAgeMs);
       if (until <= clock()) return;
-      entries.delete(tokenHash);
       entries.set(tokenHash, { value, until });
-      while (entries.size > options.maxEntries) {
-        const oldest = entries.keys().next();
-        if (oldest.done) break;
-        entries.delete(oldest.value);
-      }
     },
     get size() {
       return entries.size;
