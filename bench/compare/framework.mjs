@@ -4,7 +4,7 @@
 // handler and once by a fastify route registered as the gateway registers POST /mcp (a buffer content
 // parser, one onRequest and one onResponse hook). No upstream call, no gateway code: the difference is
 // the framework's request/reply lifecycle, the ceiling of what serving POST /mcp from bare node:http
-// could save (docs/decisions.md, "Fastify stays on the MCP endpoint").
+// could save (docs/decisions.md, D-205).
 // Usage: node bench/compare/framework.mjs [--duration 5] [--connections 32] [--rounds 2]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';

@@ -73,7 +73,7 @@ export function assembleService(parts: ServiceParts): Service {
   };
 }
 
-/** How long kept-alive idle connections stay open after shutdown begins (docs/decisions.md). */
+/** How long kept-alive idle connections stay open after shutdown begins (docs/decisions.md, D-013). */
 const DRAIN_WINDOW_MS = 1000;
 
 /**

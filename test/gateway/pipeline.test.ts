@@ -202,7 +202,7 @@ describe('gateway pipeline', () => {
     }
   });
 
-  test('issue 12 finding 2: a look-alike subject ("alice ", " alice", "\\talice", "alice\\t", "anonymous") is refused 401 SUBJECT_INVALID before any backend call, in headers and assertion mode', async () => {
+  test('a look-alike subject ("alice ", " alice", "\\talice", "alice\\t", "anonymous") is refused 401 SUBJECT_INVALID before any backend call, in headers and assertion mode', async () => {
     for (const identity of [{ mode: 'headers', sharedSecret: SHARED }, { mode: 'assertion' }]) {
       const built = await build(identity);
       try {
@@ -239,7 +239,7 @@ describe('gateway pipeline', () => {
     }
   });
 
-  test('issue 12 finding 3: two Authorization headers (valid first, garbage second) are refused 401 TOKEN_MALFORMED before any backend call', async () => {
+  test('two Authorization headers (valid first, garbage second) are refused 401 TOKEN_MALFORMED before any backend call', async () => {
     const built = await build({ mode: 'passthrough' });
     try {
       const base = await built.app.listen({ host: '127.0.0.1', port: 0 });
@@ -482,7 +482,7 @@ describe('gateway pipeline', () => {
     }
   });
 
-  test('issue 12 finding 1: every message of a batch counts against every quota; refused messages get their own error; 429 only when all are refused', async () => {
+  test('every message of a batch counts against every quota; refused messages get their own error; 429 only when all are refused', async () => {
     const built = await build(
       { mode: 'headers' },
       {

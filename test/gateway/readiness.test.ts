@@ -1,4 +1,4 @@
-// Tracker issue 12, finding 10: /readyz follows gateway.rateLimit.onStoreFailure when Redis is down.
+// /readyz follows gateway.rateLimit.onStoreFailure when Redis is down.
 // Under `fallback` and `open` the gateway keeps serving without Redis, so it stays ready (200, the outage
 // shown as `degraded`); under `closed` it refuses quota-bound calls, so it is not ready (503). Redis is
 // "down" for real: the client points at a TCP relay with no server behind it, which closes every

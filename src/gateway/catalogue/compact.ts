@@ -10,8 +10,8 @@ import { isPlainObject } from '../../shared/is-plain-object.js';
 export type SchemaView = 'compact' | 'full';
 
 /**
- * The levers the compact view uses, kept by measurement (bench/catalogue, docs/decisions.md "Lean
- * catalogue"): shared `$defs`, no descriptions below the argument level, no `minLength`/`maxLength`, no
+ * The levers the compact view uses, kept by measurement (bench/catalogue, docs/decisions.md D-053 to
+ * D-057): shared `$defs`, no descriptions below the argument level, no `minLength`/`maxLength`, no
  * `additionalProperties: false` below the argument level.
  */
 export const COMPACT_VIEW: CompactOptions = {

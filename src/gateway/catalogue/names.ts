@@ -1,4 +1,4 @@
-// Tool names: `[A-Za-z0-9_-]`, 1 to 64 characters, unique across backends (decision in docs/decisions.md).
+// Tool names: `[A-Za-z0-9_-]`, 1 to 64 characters, unique across backends (docs/decisions.md, D-042).
 export const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const MAX = 64;
 

@@ -1,6 +1,6 @@
 // Protocol revisions this endpoint speaks and the JSON-RPC shapes it writes.
 // 2024-11-05 is spoken over Streamable HTTP only: its own HTTP+SSE transport needs sessions, which this
-// stateless endpoint does not keep (docs/decisions.md).
+// stateless endpoint does not keep (docs/decisions.md, D-037).
 export const LEGACY_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
 export const MODERN_VERSIONS = ['2026-07-28'] as const;
 export const SUPPORTED_VERSIONS: readonly string[] = [...MODERN_VERSIONS, ...LEGACY_VERSIONS];

@@ -59,8 +59,7 @@ export class BackendClient {
    * remaining (or after its timer has fired), it is abandoned before a byte is written and ends as a
    * timeout that says nothing was sent. Checking the deadline there, not only the timer's flag, closes
    * the race where a busy connection is cut by its own request's timeout and the pool hands the freed
-   * slot to a queued request whose timer is due a moment later (docs/decisions.md, "Queued backend
-   * calls").
+   * slot to a queued request whose timer is due a moment later (docs/decisions.md, D-061).
    */
   send(request: BackendRequest): Promise<BackendOutcome> {
     const { totalMs } = this.settings.timeouts;

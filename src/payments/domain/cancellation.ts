@@ -1,5 +1,5 @@
 // Cancellation decisions (pure). Business refusals are results (HTTP 200, status "failure") with an
-// ISO 20022 cancellation reason code; the set is documented in docs/decisions.md.
+// ISO 20022 cancellation reason code; the set is documented in docs/decisions.md, D-154.
 import { CANCELLABLE, type PaymentStatus } from './lifecycle.js';
 import { hasSchedule, str, type PaymentRecord } from './record-access.js';
 import { remainingInstances } from './schedule.js';

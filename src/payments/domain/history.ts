@@ -1,6 +1,6 @@
 // The payment history (pure): what a change did to a payment, as one entry per change, and the field-level
 // difference between two versions of a record. Stored by storage/payments-repo.ts, documented in
-// docs/decisions.md ("Payment history").
+// docs/decisions.md (D-161 to D-163).
 import { toDecimalString } from './currencies.js';
 import type { CancellationType } from './cancellation.js';
 import type { PaymentStatus } from './lifecycle.js';

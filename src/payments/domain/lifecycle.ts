@@ -1,5 +1,5 @@
 // The payment state machine: the nine statuses and the transitions between them (pure).
-// The table is documented in docs/decisions.md.
+// The table is documented in docs/decisions.md, D-153.
 export const PAYMENT_STATUSES = [
   'INITIATED',
   'SCHEDULED',

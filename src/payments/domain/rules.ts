@@ -1,6 +1,7 @@
 // The one rule engine of payment records (pure): every rule runs and every problem is reported, each with
 // its JSON pointer, stable code, ISO 20022 reason code and message. createPayment and updatePayment refuse a
-// record with problems (422); validatePayment reports them. The rules are listed in docs/decisions.md.
+// record with problems (422); validatePayment reports them. The rules are listed in docs/decisions.md,
+// D-151.
 import type { PaymentRecord } from './record-access.js';
 import { checkCompleteness } from './rules/completeness.js';
 import { checkDateRules } from './rules/dates.js';

@@ -49,7 +49,7 @@ function bind(params: readonly SqlValue[], order: readonly number[]): unknown[] 
  * object outside a JavaScript context, as an idle-time GC does. An object that never becomes garbage is
  * never freed that way; Node frees the retained ones itself when the process ends. Statements are
  * cached per SQL text, so this holds one entry per distinct statement, not one per query; the version
- * that would avoid it (13, on Node-API) requires Node >= 22 (docs/decisions.md, "Node versions").
+ * that would avoid it (13, on Node-API) requires Node >= 22 (docs/decisions.md, D-023).
  */
 const retainedNativeObjects = new Set<object>();
 

@@ -188,7 +188,7 @@ test('allOf and recursive $refs survive as a finite, serialisable schema', async
   );
 });
 
-test('review finding 12: operations declaring a JSON 2xx response are marked, also without an outputSchema', async () => {
+test('operations declaring a JSON 2xx response are marked, also without an outputSchema', async () => {
   const catalogue = await fixtures();
   const pets = tool(catalogue, 'list_pets');
   assert.equal(pets.outputSchema, undefined, 'an array response has no outputSchema');

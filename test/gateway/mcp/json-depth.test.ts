@@ -1,4 +1,4 @@
-// Issue 12, finding 4: deeply nested JSON is a client error, never a 500. A 10,000-deep object in a tool's
+// Deeply nested JSON is a client error, never a 500. A 10,000-deep object in a tool's
 // arguments overflowed the stack after parsing (JSON.stringify, validation) and came back as -32603 with a
 // stack trace in the log. Every message is now refused before parsing when it nests deeper than 64 levels.
 import { test } from 'node:test';
@@ -24,7 +24,7 @@ function callWith(argumentsJson: string) {
   });
 }
 
-test('issue 12 finding 4: a 10,000-deep argument is refused 400 -32600 JSON_TOO_DEEP before any backend call, no stack trace logged', async () => {
+test('a 10,000-deep argument is refused 400 -32600 JSON_TOO_DEEP before any backend call, no stack trace logged', async () => {
   const before = fixture.backend.requests.length;
   const response = await callWith(`{"amount":1,"payee":"p","memo":${nested(10_000)}}`);
   assert.equal(response.statusCode, 400);
@@ -42,7 +42,7 @@ test('issue 12 finding 4: a 10,000-deep argument is refused 400 -32600 JSON_TOO_
   assert.ok(!/RangeError|Maximum call stack|\bat \S+ \(/.test(log), 'no stack trace in the log');
 });
 
-test('issue 12 finding 4: a message nested exactly to the limit is parsed and answered normally', async () => {
+test('a message nested exactly to the limit is parsed and answered normally; one level deeper is refused', async () => {
   // The envelope takes 3 levels (message, params, arguments); the rest is the argument's own nesting.
   const response = await callWith(`{"amount":1,"payee":"p","memo":${nested(MAX_JSON_DEPTH - 3)}}`);
   assert.equal(response.statusCode, 200, response.body);

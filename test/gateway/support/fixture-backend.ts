@@ -31,7 +31,7 @@ function json(res: ServerResponse, status: number, body: unknown, type = 'applic
   res.end(text);
 }
 
-/** A body as given: a 2xx the gateway cannot read (review finding 12). */
+/** A body as given: a 2xx the gateway cannot read as the JSON the operation declares. */
 function raw(res: ServerResponse, status: number, type: string, text: string): void {
   res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text) });
   res.end(text);

@@ -236,7 +236,7 @@ test('a refused connection gives an unavailable failure that says nothing was se
   await c.close();
 });
 
-test('review finding 13: a headers timeout names the headers timer and its own value, not the total', async () => {
+test('a headers timeout names the headers timer and its own value, not the total', async () => {
   const c = clientWith({ connectMs: 300, headersMs: 100, totalMs: 30000 });
   const outcome = await c.send(get('/hang'));
   assert.equal(outcome.kind === 'failure' && outcome.reason, 'timeout');
@@ -246,7 +246,7 @@ test('review finding 13: a headers timeout names the headers timer and its own v
   await c.close();
 });
 
-test('review finding 13: the total timeout names the total timer and its value', async () => {
+test('the total timeout names the total timer and its value', async () => {
   const c = clientWith({ connectMs: 300, headersMs: 30000, totalMs: 150 });
   const outcome = await c.send(get('/headers-only'));
   assert.equal(outcome.kind === 'failure' && outcome.reason, 'timeout');
@@ -255,7 +255,7 @@ test('review finding 13: the total timeout names the total timer and its value',
   await c.close();
 });
 
-test('review finding 13: each undici failure maps to a message naming its own timer and value', () => {
+test('each undici failure maps to a message naming its own timer and value; a refused connection and an unreachable host are told apart', () => {
   const timeouts = { connectMs: 1111, headersMs: 2222, totalMs: 3333 };
   const message = (error: Error) => {
     const outcome = classifyFailure(error, timeouts);
@@ -270,7 +270,7 @@ test('review finding 13: each undici failure maps to a message naming its own ti
   assert.match(message(unknownHost), /host name or address is not reachable/);
 });
 
-test('review finding 11: destroy() ends in-flight and queued calls at once as shutdown failures', async () => {
+test('destroy() ends in-flight and queued calls at once as shutdown failures, and so does a call sent after it', async () => {
   // Timeouts far beyond the test: only destroy() can end these calls.
   const c = new BackendClient({
     name: 'test',

@@ -68,7 +68,7 @@ test('redirects are reported, not followed; failures keep their plain explanatio
   });
 });
 
-test('review finding 12: a 2xx with a JSON content type whose body is not JSON is a tool error naming the operation', () => {
+test('a 2xx with a JSON content type whose body is not JSON is a tool error naming the operation', () => {
   for (const body of ['{"id":"PO-1","amount":', '<html>Bad gateway</html>', 'OK']) {
     const r = mapOutcome(response(200, body), opts);
     assert.equal(r.isError, true, body);
@@ -80,7 +80,7 @@ test('review finding 12: a 2xx with a JSON content type whose body is not JSON i
   }
 });
 
-test('review finding 12: a declared JSON response (or an outputSchema) makes an unreadable 2xx an error whatever its content type', () => {
+test('a declared JSON response (or an outputSchema) makes an unreadable 2xx an error whatever its content type; mislabelled valid JSON is read as JSON', () => {
   const html = response(200, '<html>proxy page</html>', 'text/html');
   assert.equal(mapOutcome(html, { ...opts, expectJson: true }).isError, true);
   assert.match(
@@ -101,7 +101,7 @@ test('review finding 12: a declared JSON response (or an outputSchema) makes an 
   assert.equal(mapOutcome(response(204, ''), { ...opts, expectJson: true }).isError, undefined);
 });
 
-test('issue 12 finding 4: a backend answer nested deeper than 64 levels is not parsed; a 2xx becomes a tool error naming the limit', () => {
+test('a backend answer nested deeper than 64 levels is not parsed: a 2xx becomes a tool error naming the limit, an error status is quoted as text', () => {
   const deep = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000);
   const ok = mapOutcome(response(200, deep), opts);
   assert.equal(ok.isError, true);

@@ -1,4 +1,4 @@
-// Review finding 11: shutdown is bounded by the grace period even while tool calls wait on a backend that
+// Shutdown is bounded by the grace period even while tool calls wait on a backend that
 // never answers. A real gateway service on port 0 in front of the fixture backend (node:http, port 0), with
 // upstream timeouts of 60 s so that waiting for them could not pass for a bounded shutdown.
 import { after, before, test } from 'node:test';
@@ -106,7 +106,7 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | 'bound exceeded
   return Promise.race([promise, bound]).finally(() => clearTimeout(timer));
 }
 
-test('review finding 11: service.close(graceMs) finishes within the bound while a tool call waits on a backend that never answers', async () => {
+test('service.close(graceMs) finishes within the bound while a tool call waits on a backend that never answers; the caller gets an error or a cut connection', async () => {
   const inFlight = callSlowTool();
   await untilBackendHasRequests(1);
 

@@ -1,4 +1,4 @@
-// Review finding 12: a backend 2xx whose body cannot be read as the JSON the operation declares is a tool
+// A backend 2xx whose body cannot be read as the JSON the operation declares is a tool
 // error naming the operation, not a success. Gateway in front of the fixture backend (node:http, port 0).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,20 +21,20 @@ async function getPayment(paymentId: string): Promise<ToolResult> {
 const UNREADABLE =
   'The backend returned an unreadable response for getPayment (HTTP 200): the body is not valid JSON.';
 
-test('review finding 12: a 2xx application/json body that is not JSON → isError naming the operation', async () => {
+test('a 2xx application/json body that is not JSON → isError naming the operation', async () => {
   const result = await getPayment('truncated');
   assert.equal(result.isError, true);
   assert.ok(result.content[0]?.text.startsWith(UNREADABLE), result.content[0]?.text);
   assert.equal(result.structuredContent, undefined);
 });
 
-test('review finding 12: a 2xx HTML page for an operation that declares JSON → isError naming the operation', async () => {
+test('a 2xx HTML page for an operation that declares JSON → isError naming the operation', async () => {
   const result = await getPayment('html-page');
   assert.equal(result.isError, true);
   assert.ok(result.content[0]?.text.startsWith(UNREADABLE), result.content[0]?.text);
 });
 
-test('review finding 12: a readable 2xx JSON answer is still a success', async () => {
+test('a readable 2xx JSON answer is still a success', async () => {
   const result = await getPayment('PO-7');
   assert.equal(result.isError, undefined);
   assert.deepEqual(result.structuredContent, {

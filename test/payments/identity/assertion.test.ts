@@ -107,7 +107,7 @@ test('a user token from elsewhere (other issuer key) is not an assertion', async
   assert.equal(res.statusCode, 401);
 });
 
-test('issue 12 finding 2: an assertion whose subject is not exact visible ASCII is refused, never trimmed into another user', async () => {
+test('an assertion whose subject is not exact visible ASCII is refused, never trimmed into another user', async () => {
   const res = await create({ 'x-toolgate-identity': await assertionFor('dave') });
   assert.equal(res.statusCode, 201, res.body);
   const id = (res.json() as { paymentInstructionReference: { identification: string } })

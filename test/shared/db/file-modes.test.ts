@@ -1,4 +1,4 @@
-// Tracker issue 12, finding 9: store files are private to the service's user. The data folder the store
+// Store files are private to the service's user. The data folder the store
 // creates is 0700 and the database with its WAL and shared-memory files 0600, whatever the umask (this
 // test runs with umask 000, under which a default-mode file would be world-writable); a database left
 // 0644 by an earlier version is narrowed when opened.

@@ -92,7 +92,7 @@ test('maskUrlPassword hides the password and keeps the target', () => {
   assert.equal(maskUrlPassword('redis://127.0.0.1:6379'), 'redis://127.0.0.1:6379');
 });
 
-test('issue 12 finding 6: a JWT whose header does not encode to eyJ, and a tgk_ key, are masked in a logged URL, header and field', async () => {
+test('a JWT whose header does not encode to eyJ, and a tgk_ key, are masked in a logged URL, header and field', async () => {
   const { app, capture } = build();
   // `{ "alg":…` with a space after the brace encodes to `eyAi…`; a tab gives `ewki…`.
   const header = (json: string) => Buffer.from(json).toString('base64url');

@@ -1,7 +1,7 @@
 // Storage of the development authorization server (oidc-provider's adapter interface): every model
 // (clients, grants, sessions, codes, refresh tokens, interactions) in one process-wide map per server,
 // each entry dropped when it expires. Development only, by decision: state ends with the process
-// (docs/decisions.md, "In-memory state"). Our own rather than oidc-provider's quick-start adapter, whose
+// (docs/decisions.md, D-099). Our own rather than oidc-provider's quick-start adapter, whose
 // startup warning asks for exactly this choice to be made deliberately.
 
 interface Entry {

@@ -42,7 +42,7 @@ function yyyymmdd(value: string): string | undefined {
 }
 
 /**
- * Transfer types from the three Fedwire flags, kept apart (docs/decisions.md, issue 14):
+ * Transfer types from the three Fedwire flags, kept apart (docs/decisions.md, D-188):
  * funds transfer "Y" without settlement-only → WIRE; funds transfer "Y" with settlement-only "S" →
  * WIRE_SETTLEMENT_ONLY (no customer wires); book-entry securities "Y" → BOOK_ENTRY_SECURITIES.
  */

@@ -1,6 +1,6 @@
 // Field rules (pure): what each field of a record must satisfy on its own or with its neighbours
 // (currencies, precision, exchange rate, countries, IBAN, BIC, uetr, date order and offsets). They
-// apply to payment records and to the shared parts of fee queries. Documented in docs/decisions.md.
+// apply to payment records and to the shared parts of fee queries. Documented in docs/decisions.md, D-151.
 import { isValidBIC, isValidIBAN } from 'ibantools';
 import { parseRoutingNumber } from '../../directory/routing-number.js';
 import { isCountry } from '../countries.js';

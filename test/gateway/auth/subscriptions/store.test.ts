@@ -206,7 +206,7 @@ describe('subscription key authenticator', () => {
     );
   });
 
-  test('issue 12 finding 7: failed attempts from one IPv6 /64 are counted together, as the anonymous quota counts them', async () => {
+  test('failed attempts from one IPv6 /64 are counted together, as the anonymous quota counts them', async () => {
     const auth = authenticator();
     const good = await store.create({ application: 'v6', environment: 'production' });
     // Three guesses from three addresses of one /64 lock the whole /64 (limit 3).
@@ -221,7 +221,7 @@ describe('subscription key authenticator', () => {
     );
   });
 
-  test('issue 12 finding 7: a lockout-exempt subscription keeps working from a locked-out address; guesses do not', async () => {
+  test('a lockout-exempt subscription keeps working from a locked-out address; guesses and other keys do not; an ended exemption is locked too', async () => {
     const auth = authenticator();
     const exempt = await store.create({
       application: 'behind-nat',
