@@ -41,8 +41,7 @@ function failed(message: string, cause?: unknown): AuthError {
 /** Discovery with the provider, once; a failure is retried at the next sign-in. */
 async function discover(config: AdminOidcConfig): Promise<openid.Configuration> {
   const where = assertSecureUrl(
-    config.discoveryUrl ??
-      `${config.issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`,
+    config.discoveryUrl ?? `${config.issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`,
   );
   const execute = [openid.enableNonRepudiationChecks];
   if (where.protocol === 'http:') execute.push(openid.allowInsecureRequests);
@@ -51,7 +50,7 @@ async function discover(config: AdminOidcConfig): Promise<openid.Configuration> 
     configuration = await openid.discovery(
       where,
       config.clientId,
-      undefined,
+      { [openid.clockTolerance]: CLOCK_TOLERANCE_SECONDS },
       config.clientSecret === undefined
         ? openid.None()
         : openid.ClientSecretBasic(config.clientSecret),
@@ -71,7 +70,6 @@ async function discover(config: AdminOidcConfig): Promise<openid.Configuration> 
   const methods = metadata.code_challenge_methods_supported;
   if (Array.isArray(methods) && !methods.includes('S256'))
     throw failed('the provider does not support PKCE with S256');
-  configuration[openid.clockTolerance] = CLOCK_TOLERANCE_SECONDS;
   return configuration;
 }
 
@@ -104,15 +102,15 @@ export function createOidcClient(config: AdminOidcConfig): OidcClient {
 
     async finish({ redirectUrl, parameters, state, nonce, codeVerifier }) {
       const configured = await provider();
+      // The answer as the provider sent it: the redirect URI (also what the token request names) with
+      // the callback's parameters.
       const answer = new URL(redirectUrl);
       answer.search = parameters.toString();
-      const tokens = await openid.authorizationCodeGrant(
-        configured,
-        answer,
-        { expectedState: state, expectedNonce: nonce, pkceCodeVerifier: codeVerifier },
-        undefined,
-        { redirectUri: redirectUrl },
-      );
+      const tokens = await openid.authorizationCodeGrant(configured, answer, {
+        expectedState: state,
+        expectedNonce: nonce,
+        pkceCodeVerifier: codeVerifier,
+      });
       const claims = tokens.claims();
       if (tokens.id_token === undefined || claims === undefined)
         throw failed('the token response has no id_token');

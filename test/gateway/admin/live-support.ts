@@ -17,5 +17,15 @@ export class RecordingAuditSink implements AuditSink {
   }
 }
 
-export const ADMIN: Actor = { role: 'admin', subject: 'alice', via: 'bearer-token' };
-export const DEVELOPER: Actor = { role: 'developer', subject: 'dev-bob', via: 'oidc-session' };
+export const ADMIN: Actor = {
+  role: 'admin',
+  subject: 'alice',
+  issuer: 'https://idp.example.test',
+  via: 'bearer-token',
+};
+export const DEVELOPER: Actor = {
+  role: 'developer',
+  subject: 'dev-bob',
+  issuer: 'https://idp.example.test',
+  via: 'oidc-session',
+};
