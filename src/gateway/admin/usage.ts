@@ -48,7 +48,7 @@ export interface UsageReport {
 
 export interface UsageServiceDeps {
   readonly db: Database;
-  /** The subscriptions the actor may see (admin-core: every one for admins, a developer's own). */
+  /** The subscriptions the actor may see (every one for admins, a developer's own). */
   readonly subscriptionsOf: (actor: Actor) => Promise<readonly SubscriptionView[]>;
   readonly now?: () => Date;
 }

@@ -1,4 +1,4 @@
-// Test support for the admin plane's live services: a recording AuditSink (entries kept in memory, and
+// Test support for the tool, identity-provider and usage services: a recording AuditSink (entries kept in memory, and
 // dropped when the transaction it was given rolls back is not observable here, so tests assert on the
 // calls), and the actors the services are called with.
 import type { Actor } from '../../../src/gateway/admin/actor.js';

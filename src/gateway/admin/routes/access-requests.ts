@@ -1,5 +1,6 @@
 // Access requests and applications: request → approve | reject → collect keys once.
 import { Type } from '@sinclair/typebox';
+import { stringEnum } from '../../../shared/json-schema/string-enum.js';
 import type { AdminServices } from '../services.js';
 import { route, type AdminRoute } from '../http/route.js';
 import {
@@ -16,9 +17,7 @@ import {
 const TAGS = ['access requests'];
 
 const ListQuery = Type.Object({
-  status: Type.Optional(
-    Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')]),
-  ),
+  status: Type.Optional(stringEnum(['pending', 'approved', 'rejected'] as const)),
 });
 
 export function accessRequestRoutes(services: AdminServices): AdminRoute[] {

@@ -1,7 +1,8 @@
 // Subscriptions: view (masked keys with their age), change tools and quota, suspend, resume, revoke,
 // rotate a key (the new key is shown once).
 import { Type } from '@sinclair/typebox';
-import type { SubscriptionStatus } from '../../auth/subscriptions/types.js';
+import { stringEnum } from '../../../shared/json-schema/string-enum.js';
+import { KEY_SLOTS, type SubscriptionStatus } from '../../auth/subscriptions/types.js';
 import { route, type AdminRoute } from '../http/route.js';
 import type { AdminServices } from '../services.js';
 import { IdParams, listSchema, SubscriptionPatchBody, SubscriptionViewSchema } from './schemas.js';
@@ -10,7 +11,7 @@ const TAGS = ['subscriptions'];
 
 const RotateParams = Type.Object({
   id: Type.String(),
-  slot: Type.Union([Type.Literal('primary'), Type.Literal('secondary')]),
+  slot: stringEnum(KEY_SLOTS),
 });
 
 export function subscriptionRoutes(services: AdminServices): AdminRoute[] {
