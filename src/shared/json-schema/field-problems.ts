@@ -65,7 +65,7 @@ export function fieldProblems(errors: readonly ErrorObject[], base = ''): FieldP
 }
 
 /** The segments of a JSON pointer, unescaped. */
-export function pointerSegments(pointer: string): string[] {
+function pointerSegments(pointer: string): string[] {
   if (pointer === '') return [];
   return pointer
     .split('/')
