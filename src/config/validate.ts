@@ -1,16 +1,11 @@
 // Validates a configuration object against its TypeBox/JSON schema, filling defaults, and turns the first
 // problems into one readable line: "gateway.port: 70000 is invalid: must be <= 65535".
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import type { Static, TSchema } from '@sinclair/typebox';
+import { createAjv } from '../shared/json-schema/ajv.js';
 import { ConfigError } from './errors.js';
 
-const ajv = new Ajv({
-  allErrors: true,
-  useDefaults: true,
-  strict: false,
-  coerceTypes: false,
-  verbose: true,
-});
+const ajv = createAjv({ useDefaults: true });
 
 /**
  * The one validator of configuration: the whole file at startup (load.ts) and the slices that can be

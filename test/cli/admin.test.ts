@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { openSqlite } from '../../src/shared/db/sqlite.js';
 import { AuditLog } from '../../src/gateway/admin/audit-log.js';
 import { BootstrapTokens } from '../../src/gateway/admin/bootstrap-token.js';
-import { finished, spawnCli, waitForSummary } from '../helpers/process.js';
+import { finished, runCli, spawnCli, waitForSummary } from '../helpers/process.js';
 import { runMain } from '../helpers/cli-in-process.js';
 
 function demoSecrets(dataDir: string): { adminToken?: string } {
@@ -79,6 +79,63 @@ test('admin: runs alone on port 0, prints its URL and the bootstrap token, serve
   } finally {
     await db.close();
   }
+});
+
+test('admin alone verifies `toolgate token` development tokens, and refuses one that claims the bootstrap admin', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-admin-devtokens-'));
+  const env = { TOOLGATE_DATA_DIR: dataDir };
+  const child = spawnCli(['admin', '--json'], env);
+  try {
+    const summary = await waitForSummary(child);
+    const api = summary.adminApi ?? '';
+    const bootstrap = summary.adminToken ?? '';
+    const mint = async (sub: string) => {
+      const minted = await runCli(['token', '--sub', sub, '--json'], env);
+      assert.equal(minted.code, 0, minted.stderr);
+      return (JSON.parse(minted.stdout) as { token: string }).token;
+    };
+    const call = async (method: string, path: string, token: string, body?: unknown) => {
+      const res = await fetch(`${api}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+
+    // No gateway runs: the development provider's key comes from the data folder.
+    const me = await call('GET', '/me', await mint('alice'));
+    assert.equal(me.status, 200, JSON.stringify(me.body));
+    assert.equal(me.body.subject, 'alice');
+    assert.equal(me.body.role, 'developer');
+
+    // The bootstrap admin's own request, approved: a token naming its subject reaches none of it.
+    const requested = await call('POST', '/access-requests', bootstrap, {
+      application: 'ops-agent',
+      owner: { name: 'Ops', email: 'ops@example.com' },
+      tools: 'all',
+      environments: ['development'],
+      justification: 'for the operators',
+    });
+    assert.equal(requested.status, 201, JSON.stringify(requested.body));
+    const id = String(requested.body.id);
+    assert.equal((await call('POST', `/access-requests/${id}/approve`, bootstrap, {})).status, 200);
+    const impostor = await mint('bootstrap-admin');
+    const listed = await call('GET', '/access-requests', impostor);
+    assert.equal(listed.status, 401);
+    assert.match(String(listed.body.detail), /"bootstrap-admin" is reserved/);
+    const keys = await call('POST', `/access-requests/${id}/keys`, impostor);
+    assert.equal(keys.status, 401);
+    assert.equal(keys.body.subscriptions, undefined);
+    assert.equal((await call('POST', `/access-requests/${id}/keys`, bootstrap)).status, 200);
+  } finally {
+    child.kill('SIGTERM');
+  }
+  const exit = await finished(child, 20000);
+  assert.equal(exit.code, 0, exit.stderr);
 });
 
 test('keys: CLI changes go through the service layer and are audited as cli:<user>', async () => {

@@ -49,7 +49,7 @@ const WORKERS_HELP = `      --workers N    run N gateway processes behind the on
 const OPENERS: Record<Part, (config: FrozenConfig, logger: Logger) => Promise<Service>> = {
   gateway: openGatewayService,
   payments: openPaymentsService,
-  admin: (config, logger) => openAdminService(config, logger),
+  admin: openAdminService,
 };
 
 export function serveCommand(spec: ServeSpec): Command {

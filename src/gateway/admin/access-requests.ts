@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database, SqlExecutor } from '../../shared/db/types.js';
 import type { Environment } from '../auth/subscriptions/types.js';
-import type { Actor } from './actor.js';
+import { isOwner, ownedBySql, ownerOf, ownerParams, type Actor } from './actor.js';
 import type { AuditSink } from './audit-sink.js';
 import type { ApplicationService } from './applications.js';
 import { isPrivileged } from './applications.js';
@@ -66,6 +66,8 @@ interface RequestRow {
   application_id: string;
   application_name: string;
   requester_subject: string;
+  /** null: made before owners had issuers. */
+  requester_issuer: string | null;
   owner_name: string;
   owner_email: string;
   tools: string | null;
@@ -123,14 +125,16 @@ export class AccessRequestService {
           tx,
         );
       const now = this.clock().toISOString();
+      const requester = ownerOf(actor);
       await tx.execute(
-        `INSERT INTO admin_access_requests (id, application_id, requester_subject, owner_name, owner_email,
-           tools, environments, justification, status, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $9)`,
+        `INSERT INTO admin_access_requests (id, application_id, requester_issuer, requester_subject,
+           owner_name, owner_email, tools, environments, justification, status, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10, $10)`,
         [
           id,
           application.id,
-          actor.subject,
+          requester.issuer,
+          requester.subject,
           input.owner.name,
           input.owner.email,
           input.tools === 'all' ? null : JSON.stringify(input.tools),
@@ -157,8 +161,8 @@ export class AccessRequestService {
     const where: string[] = [];
     const params: string[] = [];
     if (!isPrivileged(actor)) {
-      params.push(actor.subject);
-      where.push(`r.requester_subject = $${params.length}`);
+      where.push(ownedBySql('r.requester_issuer', 'r.requester_subject', 1));
+      params.push(...ownerParams(actor));
     }
     if (status !== undefined) {
       params.push(status);
@@ -172,11 +176,11 @@ export class AccessRequestService {
   }
 
   async get(actor: Actor, id: string): Promise<AccessRequest> {
-    const request = await this.require(this.deps.db, id);
+    const row = await this.requireRow(this.deps.db, id);
     // Another developer's request does not exist as far as this developer can tell.
-    if (!isPrivileged(actor) && request.requester !== actor.subject)
+    if (!isPrivileged(actor) && !isOwner(actor, requesterOf(row)))
       throw new AdminError('NOT_FOUND', `no access request ${id}`);
-    return request;
+    return toRequest(row);
   }
 
   async approve(actor: Actor, id: string, input: ApprovalInput): Promise<AccessRequest> {
@@ -252,8 +256,9 @@ export class AccessRequestService {
   /** Mints and returns the keys of an approved request, once, to its requester. */
   async collectKeys(actor: Actor, id: string): Promise<CollectedKeys> {
     return this.deps.db.transaction(async (tx) => {
-      const request = await this.require(tx, id, true);
-      if (request.requester !== actor.subject) {
+      const row = await this.requireRow(tx, id, true);
+      const request = toRequest(row);
+      if (!isOwner(actor, requesterOf(row))) {
         if (!isPrivileged(actor)) throw new AdminError('NOT_FOUND', `no access request ${id}`);
         throw new AdminError('NOT_REQUESTER', 'only the requester collects the keys of a request');
       }
@@ -313,10 +318,14 @@ export class AccessRequestService {
   }
 
   private async require(ex: SqlExecutor, id: string, lock = false): Promise<AccessRequest> {
+    return toRequest(await this.requireRow(ex, id, lock));
+  }
+
+  private async requireRow(ex: SqlExecutor, id: string, lock = false): Promise<RequestRow> {
     const forUpdate = lock && ex.dialect === 'postgres' ? ' FOR UPDATE OF r' : '';
     const [row] = await ex.query<RequestRow>(`${SELECT} WHERE r.id = $1${forUpdate}`, [id]);
     if (!row) throw new AdminError('NOT_FOUND', `no access request ${id}`);
-    return toRequest(row);
+    return row;
   }
 }
 
@@ -352,6 +361,10 @@ function audited(r: AccessRequest): Record<string, unknown> {
     rateLimitPerMinute: r.rateLimitPerMinute,
     note: r.decision?.note ?? null,
   };
+}
+
+function requesterOf(row: RequestRow): { issuer: string | null; subject: string } {
+  return { issuer: row.requester_issuer, subject: row.requester_subject };
 }
 
 function toRequest(row: RequestRow): AccessRequest {

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database, SqlExecutor } from '../../shared/db/types.js';
 import type { SubscriptionStore } from '../auth/subscriptions/store.js';
-import type { Actor } from './actor.js';
+import { isOwner, ownedBySql, ownerOf, ownerParams, type Actor } from './actor.js';
 import { AdminError } from './errors.js';
 import { readKeyPolicy } from './key-policy.js';
 import { subscriptionView, type SubscriptionView } from './views.js';
@@ -23,6 +23,8 @@ interface ApplicationRow {
   id: string;
   name: string;
   owner_subject: string;
+  /** null: created before owners had issuers. */
+  owner_issuer: string | null;
   owner_name: string;
   owner_email: string;
   created_at: string;
@@ -44,8 +46,8 @@ export class ApplicationService {
     const rows = isPrivileged(actor)
       ? await this.db.query<ApplicationRow>('SELECT * FROM admin_applications ORDER BY name')
       : await this.db.query<ApplicationRow>(
-          'SELECT * FROM admin_applications WHERE owner_subject = $1 ORDER BY name',
-          [actor.subject],
+          `SELECT * FROM admin_applications WHERE ${ownedBySql('owner_issuer', 'owner_subject', 1)} ORDER BY name`,
+          ownerParams(actor),
         );
     return rows.map(toApplication);
   }
@@ -55,7 +57,7 @@ export class ApplicationService {
       'SELECT * FROM admin_applications WHERE id = $1',
       [id],
     );
-    if (!row || (!isPrivileged(actor) && row.owner_subject !== actor.subject))
+    if (!row || (!isPrivileged(actor) && !isOwner(actor, ownerOfRow(row))))
       throw new AdminError('NOT_FOUND', `no application ${id}`);
     return { ...toApplication(row), subscriptions: await this.subscriptionsOf(id) };
   }
@@ -82,15 +84,8 @@ export class ApplicationService {
 
   /** One subscription as the actor may see it (NOT_FOUND for another developer's). */
   async subscription(actor: Actor, id: string): Promise<SubscriptionView> {
-    if (!isPrivileged(actor)) {
-      const [owner] = await this.db.query<{ owner_subject: string }>(
-        `SELECT a.owner_subject FROM subscriptions s JOIN admin_applications a ON a.id = s.application_id
-         WHERE s.id = $1`,
-        [id],
-      );
-      if (owner?.owner_subject !== actor.subject)
-        throw new AdminError('NOT_FOUND', `no subscription ${id}`);
-    }
+    if (!isPrivileged(actor) && !(await ownsSubscription(this.db, actor, id)))
+      throw new AdminError('NOT_FOUND', `no subscription ${id}`);
     const found = await this.store.get(id);
     if (found === null) throw new AdminError('NOT_FOUND', `no subscription ${id}`);
     const policy = await readKeyPolicy(this.db);
@@ -102,8 +97,8 @@ export class ApplicationService {
     if (isPrivileged(actor)) return this.subscriptionsOf();
     const owned = await this.db.query<{ id: string }>(
       `SELECT s.id FROM subscriptions s JOIN admin_applications a ON a.id = s.application_id
-       WHERE a.owner_subject = $1`,
-      [actor.subject],
+       WHERE ${ownedBySql('a.owner_issuer', 'a.owner_subject', 1)}`,
+      ownerParams(actor),
     );
     const ids = new Set(owned.map((r) => r.id));
     return (await this.subscriptionsOf()).filter((s) => ids.has(s.id));
@@ -124,7 +119,7 @@ export class ApplicationService {
       [name],
     );
     if (row) {
-      if (!isPrivileged(actor) && row.owner_subject !== actor.subject)
+      if (!isPrivileged(actor) && !isOwner(actor, ownerOfRow(row)))
         throw new AdminError(
           'APPLICATION_NAME_TAKEN',
           `application "${name}" belongs to another owner; choose another name`,
@@ -133,10 +128,11 @@ export class ApplicationService {
     }
     const now = this.clock().toISOString();
     const id = `app_${randomBytes(9).toString('base64url')}`;
+    const { issuer, subject } = ownerOf(actor);
     await tx.execute(
-      `INSERT INTO admin_applications (id, name, owner_subject, owner_name, owner_email, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $6)`,
-      [id, name, actor.subject, owner.name, owner.email, now],
+      `INSERT INTO admin_applications (id, name, owner_issuer, owner_subject, owner_name, owner_email, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
+      [id, name, issuer, subject, owner.name, owner.email, now],
     );
     return {
       application: {
@@ -149,6 +145,24 @@ export class ApplicationService {
       created: true,
     };
   }
+}
+
+function ownerOfRow(row: ApplicationRow): { issuer: string | null; subject: string } {
+  return { issuer: row.owner_issuer, subject: row.owner_subject };
+}
+
+/** Whether the subscription belongs to an application the actor owns (developers act on those only). */
+export async function ownsSubscription(
+  ex: SqlExecutor,
+  actor: Actor,
+  subscriptionId: string,
+): Promise<boolean> {
+  const rows = await ex.query<{ one: number }>(
+    `SELECT 1 AS one FROM subscriptions s JOIN admin_applications a ON a.id = s.application_id
+     WHERE s.id = $1 AND ${ownedBySql('a.owner_issuer', 'a.owner_subject', 2)}`,
+    [subscriptionId, ...ownerParams(actor)],
+  );
+  return rows.length > 0;
 }
 
 function toApplication(row: ApplicationRow): Application {

@@ -1,6 +1,9 @@
 // The admin plane's one error type: a stable code, its HTTP status (docs/errors.md, "Admin API") and, for
 // validation failures, the fields at fault. Services throw it; the HTTP edge renders it as problem+json.
+import type { FieldProblem } from '../../shared/json-schema/field-problems.js';
 import { SubscriptionError } from '../auth/subscriptions/types.js';
+
+export type { FieldProblem };
 
 export type AdminErrorCode =
   | 'UNAUTHENTICATED'
@@ -37,25 +40,48 @@ export const ADMIN_ERROR_STATUS: Readonly<Record<AdminErrorCode, number>> = {
   IDP_NO_PREVIOUS_VERSION: 409,
 };
 
-export interface FieldProblem {
-  /** Dotted path of the field as the client sent it (`owner.email`, `tools.2`); "" for the whole body. */
-  readonly field: string;
-  readonly message: string;
-}
+/**
+ * A problem with one field as a service states it: the dotted path (`owner.email`, `tools.2`; "" for the
+ * whole body) and the message; the pointer follows from the path, the code defaults to the error's.
+ */
+export type FieldInput = Pick<FieldProblem, 'field' | 'message'> & Partial<FieldProblem>;
 
 export class AdminError extends Error {
+  /** Every field at fault, each with its pointer and code (rendered as problem+json `errors`). */
+  readonly fields: readonly FieldProblem[];
+
   constructor(
     readonly code: AdminErrorCode,
     message: string,
-    readonly fields: readonly FieldProblem[] = [],
+    fields: readonly FieldInput[] = [],
   ) {
     super(message);
     this.name = 'AdminError';
+    this.fields = fields.map((f) => fieldProblem(f, code));
   }
 
   get status(): number {
     return ADMIN_ERROR_STATUS[this.code];
   }
+}
+
+/** A field problem with its pointer and code (`code` when the input names none). */
+export function fieldProblem(input: FieldInput, code: string): FieldProblem {
+  return {
+    field: input.field,
+    pointer: input.pointer ?? pointerOf(input.field),
+    code: input.code ?? code,
+    message: input.message,
+  };
+}
+
+function pointerOf(field: string): string {
+  return field === ''
+    ? ''
+    : field
+        .split('.')
+        .map((s) => `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`)
+        .join('');
 }
 
 export function validationError(field: string, message: string): AdminError {

@@ -1,6 +1,6 @@
 // Tables of the admin plane (component "admin" in the gateway database; docs/storage-schema.md):
 // applications, access requests, the key rotation policy, the bootstrap admin token's hash and the
-// append-only, hash-chained audit log.
+// append-only, hash-chained audit log. Version 2: owners are issuer + subject.
 import type { Migration } from '../../shared/db/migrations.js';
 
 const TABLES = `
@@ -90,5 +90,17 @@ FOR EACH ROW EXECUTE FUNCTION admin_audit_log_append_only();
 CREATE TRIGGER admin_audit_log_no_truncate BEFORE TRUNCATE ON admin_audit_log
 FOR EACH STATEMENT EXECUTE FUNCTION admin_audit_log_append_only();`,
     },
+  },
+  {
+    version: 2,
+    name: 'owners of applications and access requests are issuer + subject',
+    // Rows from before: toolgate's own actors (bootstrap admin, command line, system) get the issuer ""
+    // no token has; a user's keep NULL — recorded before issuers were, matched by subject alone.
+    up: `ALTER TABLE admin_applications ADD COLUMN owner_issuer TEXT;
+ALTER TABLE admin_access_requests ADD COLUMN requester_issuer TEXT;
+UPDATE admin_applications SET owner_issuer = ''
+  WHERE owner_subject IN ('bootstrap-admin', 'system') OR owner_subject LIKE 'cli:%';
+UPDATE admin_access_requests SET requester_issuer = ''
+  WHERE requester_subject IN ('bootstrap-admin', 'system') OR requester_subject LIKE 'cli:%';`,
   },
 ];

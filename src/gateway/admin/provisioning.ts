@@ -18,6 +18,7 @@ import type {
 } from '../auth/subscriptions/types.js';
 import { AdminError, requireAdmin, translated } from './errors.js';
 import { auditedSubscription } from './views.js';
+import { isPrivileged, ownsSubscription } from './applications.js';
 
 const STATUS_ACTION: Record<SubscriptionStatus, string> = {
   active: 'subscription.resume',
@@ -152,13 +153,8 @@ export class KeyProvisioning {
 
   /** Admins act on every subscription; a developer only on those of applications they own. */
   async authorize(actor: Actor, id: string, ex: SqlExecutor = this.db): Promise<void> {
-    if (actor.role === 'admin' || actor.role === 'system') return;
-    const [row] = await ex.query<{ owner_subject: string }>(
-      `SELECT a.owner_subject FROM subscriptions s JOIN admin_applications a ON a.id = s.application_id
-       WHERE s.id = $1`,
-      [id],
-    );
-    if (row?.owner_subject !== actor.subject)
+    if (isPrivileged(actor)) return;
+    if (!(await ownsSubscription(ex, actor, id)))
       throw new AdminError('NOT_FOUND', `no subscription ${id}`);
   }
 

@@ -1,16 +1,20 @@
 // The admin plane's services, built once on the gateway database: the admin API, the portal (in process)
-// and the CLI's management commands all use these objects.
+// and the CLI's management commands all use these objects. Building them does no I/O and starts nothing;
+// the caller owns and closes the database.
 import type { FrozenConfig } from '../../config/schema.js';
+import { PRODUCTION_MAX_TOKEN_LIFETIME_SECONDS } from '../../config/gateway-jwt.js';
 import type { Database } from '../../shared/db/types.js';
 import { resolveIdentitySettings } from '../auth/settings.js';
 import { SubscriptionStore } from '../auth/subscriptions/store.js';
-import type { Environment } from '../auth/subscriptions/types.js';
 import { AccessRequestService } from './access-requests.js';
 import { ApplicationService } from './applications.js';
 import { AuditLog } from './audit-log.js';
 import { BootstrapTokens } from './bootstrap-token.js';
+import { IdentityProviderService } from './identity-provider/service.js';
 import { KeyPolicyService } from './key-policy-service.js';
 import { KeyProvisioning } from './provisioning.js';
+import { ToolSettingsService, configuredToolCatalogue } from './tool-settings.js';
+import { UsageService } from './usage.js';
 
 export interface AdminServices {
   readonly db: Database;
@@ -21,30 +25,21 @@ export interface AdminServices {
   readonly accessRequests: AccessRequestService;
   readonly keyPolicy: KeyPolicyService;
   readonly bootstrapTokens: BootstrapTokens;
-}
-
-export interface AdminServiceOptions {
-  readonly clock?: () => Date;
-  /** The MCP URL shown per environment; default: this deployment's gateway URL for every environment. */
-  readonly mcpUrl?: (environment: Environment) => string;
+  /** The tool catalogue as the admin plane shows and changes it (every replica applies changes). */
+  readonly tools: ToolSettingsService;
+  /** Identity-provider settings: stored versions, live validation, revert. */
+  readonly identityProvider: IdentityProviderService;
+  /** Usage per subscription and tool, as the gateway records it. */
+  readonly usage: UsageService;
 }
 
 /** Builds the services on an open, migrated gateway database (the caller owns and closes it). */
-export function openAdminServices(
-  db: Database,
-  config: FrozenConfig,
-  options: AdminServiceOptions = {},
-): AdminServices {
-  const clock = options.clock ?? (() => new Date());
-  const audit = new AuditLog(db, clock);
-  const subscriptions = new SubscriptionStore(
-    db,
-    config.gateway.auth.subscriptionKeys.pepper,
-    clock,
-  );
+export function openAdminServices(db: Database, config: FrozenConfig): AdminServices {
+  const audit = new AuditLog(db);
+  const subscriptions = new SubscriptionStore(db, config.gateway.auth.subscriptionKeys.pepper);
   const provisioning = new KeyProvisioning(db, subscriptions, audit);
-  const applications = new ApplicationService(db, subscriptions, clock);
-  const gatewayMcpUrl = resolveIdentitySettings(config).mcpUrl;
+  const applications = new ApplicationService(db, subscriptions);
+  const identity = resolveIdentitySettings(config);
   return {
     db,
     audit,
@@ -56,11 +51,26 @@ export function openAdminServices(
       applications,
       provisioning,
       audit,
-      mcpUrl:
-        options.mcpUrl ?? ((environment) => config.admin.mcpUrls[environment] ?? gatewayMcpUrl),
-      clock,
+      mcpUrl: (environment) => config.admin.mcpUrls[environment] ?? identity.mcpUrl,
     }),
-    keyPolicy: new KeyPolicyService(db, audit, clock),
+    keyPolicy: new KeyPolicyService(db, audit),
     bootstrapTokens: new BootstrapTokens(db, config.admin.bootstrapToken),
+    tools: new ToolSettingsService({
+      db,
+      audit,
+      loadCatalogue: configuredToolCatalogue(config.gateway.backends),
+    }),
+    identityProvider: new IdentityProviderService({
+      db,
+      audit,
+      file: config.gateway.auth.jwt,
+      configured: identity.jwt,
+      defaultMaxTokenLifetimeSeconds:
+        config.environment === 'production' ? PRODUCTION_MAX_TOKEN_LIFETIME_SECONDS : undefined,
+    }),
+    usage: new UsageService({
+      db,
+      subscriptionsOf: (actor) => applications.visibleSubscriptions(actor),
+    }),
   };
 }

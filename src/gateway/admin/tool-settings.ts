@@ -21,8 +21,7 @@ import { ToolSettingsRepository } from '../storage/tool-settings.js';
 import type { Actor } from './actor.js';
 import type { AuditSink } from './audit-sink.js';
 import { AdminError, requireAdmin } from './errors.js';
-import { validated } from './http/validate.js';
-import { stringEnum } from './validate-input.js';
+import { stringEnum } from '../../shared/json-schema/string-enum.js';
 
 /** The catalogue's name of an admin API security class. */
 export function securityClassOf(api: ApiSecurityClass): SecurityClass {
@@ -159,9 +158,8 @@ export class ToolSettingsService {
   }
 
   /** Applies a change to one tool (admins only); returns the tool as every replica will serve it. */
-  async update(actor: Actor, name: string, input: unknown): Promise<AdminTool> {
+  async update(actor: Actor, name: string, patch: ToolPatch): Promise<AdminTool> {
     requireAdmin(actor);
-    const patch = validated(ToolPatchSchema, input);
     const before = await this.get(name);
     const configured = await this.configured();
     const now = this.deps.now?.() ?? new Date();

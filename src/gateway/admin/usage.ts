@@ -8,13 +8,16 @@ import { UsageStore, WINDOW_MS, type UsageSummary, type UsageWindow } from '../u
 import type { Actor } from './actor.js';
 import type { RotationDue } from './key-policy.js';
 import type { KeyView, SubscriptionView } from './views.js';
-import { validated } from './http/validate.js';
-import { stringEnum } from './validate-input.js';
+import { stringEnum } from '../../shared/json-schema/string-enum.js';
 
 export const UsageQuerySchema = Type.Object(
   {
-    subscription: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    tool: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    subscription: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'one subscription id' }),
+    ),
+    tool: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'one tool name' }),
+    ),
     window: Type.Optional(stringEnum(['hour', 'day'] as const, { default: 'hour' })),
   },
   { additionalProperties: false },
@@ -45,7 +48,7 @@ export interface UsageReport {
 
 export interface UsageServiceDeps {
   readonly db: Database;
-  /** The subscriptions the actor may see (admin-core: every one for admins, a developer's own). */
+  /** The subscriptions the actor may see (every one for admins, a developer's own). */
   readonly subscriptionsOf: (actor: Actor) => Promise<readonly SubscriptionView[]>;
   readonly now?: () => Date;
 }
@@ -57,8 +60,7 @@ export class UsageService {
     this.store = new UsageStore(deps.db);
   }
 
-  async report(actor: Actor, query: unknown): Promise<UsageReport> {
-    const input = validated(UsageQuerySchema, query ?? {}, 'query');
+  async report(actor: Actor, input: UsageQueryInput): Promise<UsageReport> {
     const window = input.window ?? 'hour';
     const now = this.deps.now?.() ?? new Date();
     let rows = await this.store.summarise({

@@ -3,17 +3,17 @@
 // with a fixed value. Pure: a catalogue and the overrides in, a new catalogue out, or a GatewayError naming
 // the configuration key that cannot be applied (an override that silently misses would leave a tool the
 // operator meant to restrict as it was).
-import { Ajv } from 'ajv';
 import type { ToolOverride } from '../../config/gateway-mcp.js';
 import type { DeepReadonly } from '../../config/schema.js';
 import { GatewayError } from '../errors.js';
 import { catalogueOf } from './build.js';
 import type { Catalogue, JsonObject, Tool } from './types.js';
 import { isPlainObject } from '../../shared/is-plain-object.js';
+import { createAjv } from '../../shared/json-schema/ajv.js';
 
 export type BackendOverrides = Readonly<Record<string, DeepReadonly<ToolOverride>>>;
 
-const ajv = new Ajv({ strict: false, allErrors: false });
+const ajv = createAjv({ allErrors: false });
 
 export function applyOverrides(
   catalogue: Catalogue,

@@ -1,31 +1,16 @@
 // Tool arguments checked against the tool's inputSchema (JSON Schema 2020-12), each validator compiled once
 // on first use and cached. Failures name the argument and the rule so the model can correct itself.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import formatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { createAjv, type AjvCore } from '../../shared/json-schema/ajv.js';
 import type { Tool } from '../catalogue/types.js';
 
-type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
-const addFormats: FormatsPlugin =
-  (formatsModule as unknown as { default?: FormatsPlugin }).default ??
-  (formatsModule as unknown as FormatsPlugin);
-
-// OpenAPI format names that JSON Schema does not define: accepted as annotations.
-const OPENAPI_FORMATS = ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password'];
-
 export class ArgumentValidator {
-  private readonly ajv: Ajv2020;
+  private readonly ajv: AjvCore;
   private readonly compiled = new Map<string, ValidateFunction>();
   private readonly compiledOutput = new Map<string, ValidateFunction>();
 
   constructor() {
-    this.ajv = new Ajv2020({
-      allErrors: true,
-      strict: false,
-      logger: false,
-      validateSchema: false,
-    });
-    addFormats(this.ajv);
-    for (const f of OPENAPI_FORMATS) this.ajv.addFormat(f, true);
+    this.ajv = createAjv({ dialect: '2020-12', validateSchema: false });
   }
 
   /** Returns undefined when valid, otherwise one readable line per problem. */

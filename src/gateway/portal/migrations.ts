@@ -25,4 +25,11 @@ CREATE TABLE portal_oidc_logins (
   expires_at BIGINT NOT NULL
 );`,
   },
+  {
+    version: 2,
+    name: 'portal sessions know the issuer of their user',
+    // Sessions from before cannot say whose issuer they were opened with: they end (sign in again).
+    up: `DELETE FROM portal_sessions;
+ALTER TABLE portal_sessions ADD COLUMN issuer TEXT;`,
+  },
 ];

@@ -1,7 +1,10 @@
 // OpenID Connect sign-in routes of the portal: /auth/oidc sends the browser to the provider (state,
 // nonce and PKCE verifier kept server-side, state also bound to this browser by a short-lived cookie);
-// /auth/callback checks the state, exchanges the code and starts a session with the role the claims give.
+// /auth/callback checks the state, exchanges the code and starts a session for the actor the ID token's
+// claims make (the admin plane's one rule: user-actor.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AdminError } from '../admin/errors.js';
+import { userActor, type RoleRule } from '../admin/user-actor.js';
 import { clearOidcBinding, oidcBindingFrom, setOidcBinding } from './http-security.js';
 import type { OidcClient } from './oidc-client.js';
 import type { OidcLoginStore } from './oidc-login-store.js';
@@ -10,7 +13,7 @@ import type { PortalSession } from './session-store.js';
 export interface OidcRouteDeps {
   readonly oidc: OidcClient;
   readonly logins: OidcLoginStore;
-  roleOf(claims: Readonly<Record<string, unknown>>): 'admin' | 'developer';
+  readonly roles: RoleRule;
   redirectUrl(request: FastifyRequest): string;
   refuse(reply: FastifyReply, status: number, message: string): FastifyReply;
   startSession(
@@ -47,20 +50,26 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRouteDeps): v
     const pending = state === '' ? null : await deps.logins.take(state);
     if (pending === null || oidcBindingFrom(request) !== state || code === '')
       return deps.refuse(reply, 400, 'This sign-in is unknown or expired. Start again.');
-    let user;
+    let claims;
     try {
-      user = await deps.oidc.finish({ code, redirectUrl: deps.redirectUrl(request), ...pending });
+      claims = await deps.oidc.finish({
+        redirectUrl: deps.redirectUrl(request),
+        parameters: new URLSearchParams(request.url.split('?')[1] ?? ''),
+        state,
+        ...pending,
+      });
     } catch (error) {
       request.log.warn({ err: error }, 'portal OIDC sign-in failed');
       return deps.refuse(reply, 401, 'The identity provider’s answer could not be verified.');
     }
-    const name = [user.claims.email, user.claims.name].find((v) => typeof v === 'string');
-    await deps.startSession(request, reply, {
-      role: deps.roleOf(user.claims),
-      subject: user.subject,
-      via: 'oidc-session',
-      ...(typeof name === 'string' ? { name } : {}),
-    });
+    let actor: PortalSession['actor'];
+    try {
+      actor = userActor(claims, deps.roles, 'oidc-session');
+    } catch (error) {
+      if (!(error instanceof AdminError)) throw error;
+      return deps.refuse(reply, 401, `You cannot sign in: ${error.message}.`);
+    }
+    await deps.startSession(request, reply, actor);
     return deps.continuePage(reply);
   });
 }

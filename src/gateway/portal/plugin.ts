@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import type { AdminOidcConfig, PortalSessionConfig } from '../../config/admin-portal.js';
 import type { Database } from '../../shared/db/types.js';
 import type { Actor } from '../admin/actor.js';
-import type { FetchFn } from '../auth/jwt/fetch-json.js';
+import type { RoleRule } from '../admin/user-actor.js';
 import { runMigrations } from '../../shared/db/migrations.js';
 import { loadAssets, type Assets } from './assets.js';
 import { portalMigrations } from './migrations.js';
@@ -21,6 +21,7 @@ import {
   setSessionCookie,
   type FormBody,
 } from './http-security.js';
+import { callbackUrl, type PortalListener } from './callback-url.js';
 import { createOidcClient, type OidcClient } from './oidc-client.js';
 import { registerOidcRoutes } from './oidc-routes.js';
 import { OidcLoginStore } from './oidc-login-store.js';
@@ -32,14 +33,16 @@ export interface PortalDeps {
   readonly db: Database;
   readonly session: PortalSessionConfig;
   readonly oidc?: AdminOidcConfig | undefined;
+  /** Where the admin listener is (the OpenID Connect callback is derived from it, not from Host). */
+  readonly listener: PortalListener;
   /** Admin or developer, from the ID token's claims (admin.roleClaim / admin.adminRole). */
-  roleOf(claims: Readonly<Record<string, unknown>>): 'admin' | 'developer';
+  readonly roles: RoleRule;
   /** The admin API's bearer rule: the bootstrap admin token or a user JWT; null when refused. */
   authenticateToken(token: string): Promise<Actor | null>;
   /** Registers the pages (developer and admin views) with the portal's context. */
   readonly pages?: readonly ((app: FastifyInstance, portal: PortalContext) => void)[];
+  /** Milliseconds since the epoch (tests of session expiry). */
   readonly clock?: () => number;
-  readonly fetch?: FetchFn;
 }
 
 /** What page modules get from the portal. */
@@ -81,12 +84,7 @@ export function portalPlugin(deps: PortalDeps): FastifyPluginAsync {
     );
     const logins = new OidcLoginStore(deps.db, clock);
     const oidc: OidcClient | undefined =
-      deps.oidc === undefined
-        ? undefined
-        : createOidcClient(deps.oidc, {
-            clock,
-            ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
-          });
+      deps.oidc === undefined ? undefined : createOidcClient(deps.oidc);
 
     applySecurityHeaders(app);
     registerFormParser(app);
@@ -194,9 +192,9 @@ export function portalPlugin(deps: PortalDeps): FastifyPluginAsync {
       registerOidcRoutes(app, {
         oidc,
         logins,
-        roleOf: deps.roleOf,
+        roles: deps.roles,
         redirectUrl: (request) =>
-          deps.oidc?.redirectUrl ?? `${request.protocol}://${request.host}/portal/auth/callback`,
+          deps.oidc?.redirectUrl ?? callbackUrl(deps.listener, boundPort(app), request.host),
         refuse,
         startSession,
         continuePage: (reply) => sendPage(reply, continuePage(assets)),
@@ -218,6 +216,12 @@ export function portalPlugin(deps: PortalDeps): FastifyPluginAsync {
 
     for (const register of deps.pages ?? []) register(app, portal);
   };
+}
+
+/** The port the admin listener is bound to (admin.port may be 0); undefined before it listens. */
+function boundPort(app: FastifyInstance): number | undefined {
+  const address = app.server.address();
+  return typeof address === 'object' && address !== null ? address.port : undefined;
 }
 
 function forbidden(assets: Assets, session: PortalSession): Html {

@@ -19,6 +19,7 @@ export interface PortalSession {
 
 interface SessionRow {
   subject: string;
+  issuer: string | null;
   role: 'admin' | 'developer';
   via: string;
   name: string | null;
@@ -60,9 +61,19 @@ export class SessionStore {
     const now = this.clock();
     const expiresAt = now + this.policy.absoluteMs;
     await this.db.execute(
-      `INSERT INTO portal_sessions (id_hash, subject, role, via, name, created_at, last_seen_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [sha256(id), actor.subject, actor.role, actor.via, actor.name ?? null, now, now, expiresAt],
+      `INSERT INTO portal_sessions (id_hash, subject, issuer, role, via, name, created_at, last_seen_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [
+        sha256(id),
+        actor.subject,
+        actor.issuer ?? null,
+        actor.role,
+        actor.via,
+        actor.name ?? null,
+        now,
+        now,
+        expiresAt,
+      ],
     );
     // Expired rows of everyone are swept now and then, on sign-in rather than on every request.
     await this.db.execute('DELETE FROM portal_sessions WHERE expires_at <= $1', [now]);
@@ -74,7 +85,7 @@ export class SessionStore {
     if (id === undefined || id.length < 16 || id.length > 128) return null;
     const hash = sha256(id);
     const rows = await this.db.query<SessionRow>(
-      'SELECT subject, role, via, name, created_at, last_seen_at, expires_at FROM portal_sessions WHERE id_hash = $1',
+      'SELECT subject, issuer, role, via, name, created_at, last_seen_at, expires_at FROM portal_sessions WHERE id_hash = $1',
       [hash],
     );
     const row = rows[0];
@@ -91,6 +102,7 @@ export class SessionStore {
     const actor = {
       role: row.role,
       subject: row.subject,
+      ...(row.issuer === null ? {} : { issuer: row.issuer }),
       via: row.via as Actor['via'],
       ...(row.name === null ? {} : { name: row.name }),
     };

@@ -14,9 +14,9 @@
 // "" for the whole body, "/header/Timestamp", "/query/limit", "/path/externalReferenceNo".
 // Query and path values are coerced to the declared types (a query `limit=5` becomes 5 in `query`).
 // `validator.has(operationId)` tells whether the document declares the operation.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { FastifyReply } from 'fastify';
+import { createAjv, type AjvCore } from '../../shared/json-schema/ajv.js';
 import { problemType, sendProblem, type ProblemFieldError } from '../../shared/http/problem.js';
 
 export interface RequestParts {
@@ -47,7 +47,6 @@ interface CompiledOperation {
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 let counter = 0;
 
 export function createOperationValidator(document: Json): OperationValidator {
@@ -127,22 +126,14 @@ export function sendValidationProblem(
   });
 }
 
-function newAjv(coerce: boolean): Ajv2020 {
-  const ajv = new Ajv2020({
-    allErrors: true,
-    strict: false,
-    coerceTypes: coerce,
-    useDefaults: false,
-    validateFormats: true,
-  });
-  addFormats(ajv);
-  return ajv;
+function newAjv(coerce: boolean): AjvCore {
+  return createAjv({ dialect: '2020-12', coerceTypes: coerce });
 }
 
 function compileOperation(
   doc: Json,
-  bodyAjv: Ajv2020,
-  paramAjv: Ajv2020,
+  bodyAjv: AjvCore,
+  paramAjv: AjvCore,
   params: readonly Json[],
   op: Json,
 ): CompiledOperation {

@@ -3,10 +3,9 @@
 import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import { rawLineWriterOf, type Logger } from '../log/logger.js';
 import { requestIdFrom } from './request-id.js';
-import { problemType, sendProblem } from './problem.js';
+import { problem, sendProblem } from './problem.js';
 import { JsonBodyError, parseJsonBody } from './json-body.js';
 import { AccessLogController, registerAccessLog } from './access-log.js';
-import { reasonPhrase } from './status.js';
 import {
   REFUSALS,
   clientErrorHandler,
@@ -128,47 +127,40 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   });
 
   app.setNotFoundHandler((req, reply) =>
-    sendProblem(reply, {
-      type: problemType('NOT_FOUND'),
-      title: 'Not Found',
-      status: 404,
-      code: 'NOT_FOUND',
-      // The request is not echoed (not even its path): the client knows what it sent.
-      detail: 'No route for this method and path',
-    }),
+    // The request is not echoed (not even its path): the client knows what it sent.
+    sendProblem(reply, problem(404, 'NOT_FOUND', 'No route for this method and path')),
   );
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
     if (error instanceof JsonBodyError) {
-      return sendProblem(reply, {
-        type: problemType(error.code),
-        title: 'Bad Request',
-        status: 400,
-        code: error.code,
-        detail: error.message,
-        ...(error.pointer === undefined
-          ? {}
-          : { errors: [{ pointer: error.pointer, code: error.code, message: error.message }] }),
-      });
+      return sendProblem(
+        reply,
+        problem(
+          400,
+          error.code,
+          error.message,
+          error.pointer === undefined
+            ? []
+            : [{ pointer: error.pointer, code: error.code, message: error.message }],
+        ),
+      );
     }
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 400 && status < 500) {
-      return sendProblem(reply, {
-        type: problemType(error.code ?? 'BAD_REQUEST'),
-        title: reasonPhrase(status),
-        status,
-        code: error.code ?? 'BAD_REQUEST',
-        detail: clientSafeMessage(error),
-      });
+      return sendProblem(
+        reply,
+        problem(status, error.code ?? 'BAD_REQUEST', clientSafeMessage(error)),
+      );
     }
     req.log.error({ err: error }, 'unhandled error');
-    return sendProblem(reply, {
-      type: problemType('INTERNAL'),
-      title: 'Internal Server Error',
-      status: 500,
-      code: 'INTERNAL',
-      detail: `An unexpected error occurred; quote request id ${req.id} when reporting it.`,
-    });
+    return sendProblem(
+      reply,
+      problem(
+        500,
+        'INTERNAL',
+        `An unexpected error occurred; quote request id ${req.id} when reporting it.`,
+      ),
+    );
   });
 
   return app;

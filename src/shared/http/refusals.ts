@@ -6,7 +6,7 @@
 // `Connection: close` whenever the connection is closed afterwards (docs/errors.md).
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { PROBLEM_CONTENT_TYPE, problemType } from './problem.js';
+import { PROBLEM_CONTENT_TYPE, problem } from './problem.js';
 import { reasonPhrase } from './status.js';
 
 export type RefusalCode =
@@ -63,13 +63,7 @@ export const REFUSALS = {
 /** The default: an RFC 9457 problem, as every other REST error of both services. */
 export const problemRefusal: RefusalRenderer = (refusal) => ({
   contentType: PROBLEM_CONTENT_TYPE,
-  body: JSON.stringify({
-    type: problemType(refusal.code),
-    title: reasonPhrase(refusal.status),
-    status: refusal.status,
-    code: refusal.code,
-    detail: refusal.message,
-  }),
+  body: JSON.stringify(problem(refusal.status, refusal.code, refusal.message)),
 });
 
 /** How long a refused connection may keep sending (the rest of an oversized request) before it is cut. */

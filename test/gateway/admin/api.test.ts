@@ -1,22 +1,23 @@
 // The admin API end to end in process: a developer (user token) requests access, an admin (bootstrap
 // token) approves, the developer collects the keys once, and a gateway built on the same database accepts
 // the key on a real tools/call; the rejected path provisions nothing; developers cannot see each other's
-// requests; validation errors name the field; cookies never authenticate.
+// requests; validation errors name the field; cookies never authenticate; the OpenAPI document is made
+// from the routes that validate (every route documented, every documented request schema the one that
+// validates).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { connect, type AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from 'jose';
 import pino from 'pino';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { createAdminApp } from '../../../src/gateway/admin/app.js';
 import { openAdminServices, type AdminServices } from '../../../src/gateway/admin/services.js';
-import { createJwtVerifier } from '../../../src/gateway/auth/jwt/verify.js';
+import { adminApiRoutes } from '../../../src/gateway/admin/routes/admin-api.js';
 import { createGateway } from '../../../src/gateway/create-gateway.js';
 import { openSqlite } from '../../../src/shared/db/sqlite.js';
 import type { Database } from '../../../src/shared/db/types.js';
 import { migrateGatewayDatabase } from '../../../src/gateway/storage/database.js';
-import type { AdminRouteModule } from '../../../src/gateway/admin/http/module.js';
-import { actorOf } from '../../../src/gateway/admin/http/module.js';
 import { startFixtureBackend, type FixtureBackend } from '../support/fixture-backend.js';
 import { fixtureBackendConfig, MCP_HEADERS } from '../support/gateway.js';
 import { testConfig } from './support.js';
@@ -74,28 +75,17 @@ describe('admin API', () => {
     const config = testConfig({
       gateway: {
         backends: [fixtureBackendConfig(backend.baseUrl)],
-        auth: { devIdentityProvider: { enabled: false } },
+        auth: {
+          devIdentityProvider: { enabled: false },
+          jwt: { issuer: ISSUER, audience: AUDIENCE, staticKeys: [{ jwk }] },
+        },
       },
     });
     db = openSqlite({ path: ':memory:' });
     await migrateGatewayDatabase(db);
     services = openAdminServices(db, config);
     bootstrap = (await services.bootstrapTokens.rotate()).token;
-    const probe: AdminRouteModule = {
-      name: 'probe',
-      plugin: async (app) => {
-        app.get('/probe', async (request) => ({ seenBy: actorOf(request).subject }));
-      },
-      openApiPaths: { '/probe': { get: { summary: 'extension probe', responses: {} } } },
-    };
-    admin = await createAdminApp({
-      config,
-      logger: pino({ level: 'silent' }),
-      db,
-      services,
-      verifier: createJwtVerifier({ issuer: ISSUER, audience: AUDIENCE, staticKeys: [{ jwk }] }),
-      extraRoutes: [probe],
-    });
+    admin = await createAdminApp({ config, logger: pino({ level: 'silent' }), db });
     gateway = await createGateway({ config, logger: pino({ level: 'silent' }), stores: { db } });
   });
   after(async () => {
@@ -130,9 +120,9 @@ describe('admin API', () => {
     );
     assert.equal(cookie.status, 401);
     assert.equal(
-      (await call('GET', '/probe', await token('alice'))).body.seenBy,
+      (await call('GET', '/me', await token('alice'))).body.subject,
       'alice',
-      'extensions get request.actor',
+      'routes get the authenticated actor',
     );
   });
 
@@ -341,7 +331,7 @@ describe('admin API', () => {
     );
   });
 
-  test('the OpenAPI 3.1 document describes every route, extensions included, without authentication', async () => {
+  test('the OpenAPI 3.1 document describes every route, without authentication', async () => {
     const reply = await admin.inject({ url: `${BASE}/openapi.json` });
     assert.equal(reply.statusCode, 200);
     const doc = reply.json() as { openapi: string; paths: Record<string, Record<string, unknown>> };
@@ -356,8 +346,115 @@ describe('admin API', () => {
       ['/subscriptions/{id}/keys/{slot}/rotate', 'post'],
       ['/key-policy', 'put'],
       ['/audit/verify', 'get'],
-      ['/probe', 'get'],
+      ['/tools/{name}', 'patch'],
+      ['/usage', 'get'],
     ] as const)
       assert.ok(doc.paths[path]?.[method], `${method} ${path}`);
+  });
+
+  test('every route is documented, and every documented request schema is the one that validates', async () => {
+    type Operation = {
+      parameters?: { name: string; in: string; required: boolean; schema: unknown }[];
+      requestBody?: { required: boolean; content: Record<string, { schema: unknown }> };
+    };
+    const doc = (await admin.inject({ url: `${BASE}/openapi.json` })).json() as {
+      paths: Record<string, Record<string, Operation>>;
+    };
+    const routes = adminApiRoutes(services);
+    const documented = Object.entries(doc.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    assert.deepEqual(routes.map((r) => `${r.method} ${r.path}`).sort(), documented.sort());
+    const json = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
+    for (const route of routes) {
+      const name = `${route.method} ${route.path}`;
+      const url = `${BASE}${route.path.replace(/\{([^}]+)\}/g, ':$1')}`;
+      assert.ok(admin.hasRoute({ method: route.method, url }), `${name} is served`);
+      const operation = doc.paths[route.path]?.[route.method.toLowerCase()];
+      assert.ok(operation, name);
+      assert.deepEqual(
+        operation.requestBody?.content['application/json']?.schema,
+        route.body === undefined ? undefined : json(route.body),
+        `${name}: the documented body is the schema the route validates with`,
+      );
+      for (const [where, schema] of [
+        ['path', route.params],
+        ['query', route.query],
+      ] as const) {
+        const declared: unknown[] = Object.entries(schema?.properties ?? {}).map(
+          ([key, property]) => {
+            const { description: _description, ...rest } = json(property) as Record<
+              string,
+              unknown
+            >;
+            return [key, rest];
+          },
+        );
+        const shown: unknown[] = (operation.parameters ?? [])
+          .filter((p) => p.in === where)
+          .map((p) => [p.name, p.schema]);
+        assert.deepEqual(shown, declared, `${name}: ${where} parameters`);
+      }
+    }
+    // A body of the wrong shape is refused by the route itself, naming the body, for every documented body.
+    for (const route of routes.filter((r) => r.body !== undefined)) {
+      const url = route.path.replace('{slot}', 'primary').replace(/\{[^}]+\}/g, 'x');
+      const reply = await call(route.method, url, bootstrap, []);
+      assert.equal(reply.status, 400, `${route.method} ${route.path}`);
+      assert.equal(reply.body.code, 'VALIDATION_FAILED');
+      assert.equal(reply.body.errors?.[0]?.field, '');
+    }
+  });
+
+  test("a user token whose subject is the bootstrap admin's neither sees nor collects its requests", async () => {
+    const requested = await call('POST', '/access-requests', bootstrap, {
+      application: 'bootstrap-owned',
+      owner: { name: 'Ops', email: 'ops@example.com' },
+      tools: ['test_simple_text'],
+      environments: ['staging'],
+      justification: 'the bootstrap admin asks for itself',
+    });
+    assert.equal(requested.status, 201);
+    const id = String(requested.body.id);
+    assert.equal((await call('POST', `/access-requests/${id}/approve`, bootstrap, {})).status, 200);
+
+    const impostor = await token('bootstrap-admin');
+    const listed = await call('GET', '/access-requests', impostor);
+    assert.equal(listed.status, 401);
+    assert.match(String(listed.body.detail), /subject "bootstrap-admin" is reserved/);
+    const collected = await call('POST', `/access-requests/${id}/keys`, impostor);
+    assert.equal(collected.status, 401);
+    assert.equal(collected.body.subscriptions, undefined);
+    for (const reserved of ['system', 'cli:ops'])
+      assert.equal((await call('GET', '/me', await token(reserved))).status, 401, reserved);
+    // The bootstrap admin still collects its own keys.
+    assert.equal((await call('POST', `/access-requests/${id}/keys`, bootstrap)).status, 200);
+  });
+
+  test('a request with two Authorization headers is refused, whichever comes first', async () => {
+    await admin.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = admin.server.address() as AddressInfo;
+    const raw = (first: string, second: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1');
+        let answer = '';
+        socket.on('data', (chunk) => (answer += chunk.toString()));
+        socket.on('end', () => resolve(answer));
+        socket.on('error', reject);
+        socket.write(
+          `GET ${BASE}/me HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+            `Authorization: Bearer ${first}\r\nAuthorization: Bearer ${second}\r\n` +
+            'Connection: close\r\n\r\n',
+        );
+      });
+    for (const [first, second] of [
+      [bootstrap, 'tga_someone-elses-token-0000000000000'],
+      ['tga_someone-elses-token-0000000000000', bootstrap],
+    ] as const) {
+      const answer = await raw(first, second);
+      assert.match(answer, /^HTTP\/1\.1 401 /);
+      assert.match(answer, /application\/problem\+json/);
+      assert.match(answer, /more than one Authorization header/);
+    }
   });
 });

@@ -13,6 +13,7 @@ import { loadConfig } from '../../../src/config/load.js';
 import { createGateway } from '../../../src/gateway/create-gateway.js';
 import { IdentityProviderService } from '../../../src/gateway/admin/identity-provider/service.js';
 import { AdminError } from '../../../src/gateway/admin/errors.js';
+import type { IdpSettings } from '../../../src/gateway/admin/identity-provider/settings.js';
 import { SubscriptionStore } from '../../../src/gateway/auth/subscriptions/store.js';
 import { migrateGatewayDatabase } from '../../../src/gateway/storage/database.js';
 import { openSqlite } from '../../../src/shared/db/sqlite.js';
@@ -211,7 +212,7 @@ describe('identity-provider validation against a real OpenID provider', () => {
     await db.close();
   });
 
-  const settings = (extra: Record<string, unknown> = {}) => ({
+  const settings = (extra: Partial<IdpSettings> = {}): IdpSettings => ({
     mode: 'conditional',
     issuer: idp.issuer,
     audience: AUDIENCE,
@@ -270,19 +271,8 @@ describe('identity-provider validation against a real OpenID provider', () => {
       idp.down = false;
     }
 
-    const shape = await service.validate(ADMIN, {
-      settings: {
-        mode: 'sometimes',
-        issuer: '',
-        audience: AUDIENCE,
-        forwardClaims: [{ claim: 'email', header: 'bad header' }],
-      },
-    });
-    assert.deepEqual(shape.problems.map((p) => p.field).sort(), [
-      'settings.forwardClaims.0.header',
-      'settings.issuer',
-      'settings.mode',
-    ]);
+    // Settings that break their schema never reach the service: the route refuses them with the same
+    // report, every field named (live-routes.test.ts, "identity provider: validate, save …").
 
     const badKey = await service.validate(ADMIN, {
       settings: settings({ jwks: { keys: [{ kty: 'RSA', n: 'abc' }] } }),

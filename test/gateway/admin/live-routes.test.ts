@@ -1,6 +1,6 @@
-// The live admin routes through the admin app (admin-core's createAdminApp with its bearer
-// authentication and problem+json rendering): tools, identity provider and usage — request validation,
-// clear errors, admin-only changes, the OpenAPI document, and the audit log admin-core keeps.
+// The tool, identity-provider and usage routes through the admin app (createAdminApp with its bearer
+// authentication and problem+json rendering): request validation, clear errors, admin-only changes, the
+// OpenAPI document, and the audit log.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../../src/config/load.js';
 import { createAdminApp } from '../../../src/gateway/admin/app.js';
-import { createJwtVerifier } from '../../../src/gateway/auth/jwt/verify.js';
 import { SubscriptionStore } from '../../../src/gateway/auth/subscriptions/store.js';
 import { migrateGatewayDatabase } from '../../../src/gateway/storage/database.js';
 import { UsageStore, minuteOf } from '../../../src/gateway/usage/store.js';
@@ -25,7 +24,7 @@ const ISSUER = 'https://idp.example.test';
 const AUDIENCE = 'http://127.0.0.1:8082/admin';
 const BASE = '/admin/api/v1';
 
-describe('live admin routes', () => {
+describe('tool, identity-provider and usage routes', () => {
   let db: Database;
   let app: FastifyInstance;
   let userKey: SigningKey;
@@ -41,19 +40,20 @@ describe('live admin routes', () => {
         admin: { bootstrapToken: ADMIN_TOKEN },
         gateway: {
           backends: [fixtureBackendConfig('http://127.0.0.1:9')],
-          auth: { devIdentityProvider: { enabled: false } },
+          auth: {
+            devIdentityProvider: { enabled: false },
+            jwt: { issuer: ISSUER, audience: AUDIENCE, staticKeys: [{ jwk: userKey.publicJwk }] },
+            // The admin listener's own sign-in keeps the configured provider while this suite saves
+            // and reverts other settings (it would apply them within this interval).
+            settingsRefreshMs: 300_000,
+          },
         },
       },
     });
     db = openSqlite({ path: ':memory:' });
     await migrateGatewayDatabase(db);
     const { logger } = createLogger({ level: 'warn', destination: new LogCapture() });
-    const verifier = createJwtVerifier({
-      issuer: ISSUER,
-      audience: AUDIENCE,
-      staticKeys: [{ jwk: userKey.publicJwk }],
-    });
-    app = await createAdminApp({ config, logger, db, verifier });
+    app = await createAdminApp({ config, logger, db });
     const now = Math.floor(Date.now() / 1000);
     developerToken = await mint(userKey, {
       iss: ISSUER,
@@ -90,7 +90,7 @@ describe('live admin routes', () => {
     };
   };
 
-  test('the OpenAPI document describes every live route', async () => {
+  test('the OpenAPI document describes every tool, identity-provider and usage route', async () => {
     const { body } = await call('GET', '/openapi.json');
     const paths = body.paths as Record<string, Record<string, unknown>>;
     assert.deepEqual(Object.keys(paths['/tools/{name}'] ?? {}).sort(), ['get', 'patch']);
@@ -183,9 +183,42 @@ describe('live admin routes', () => {
       'settings.mode',
     ]);
     assert.equal((await call('PUT', '/identity-provider', { sampleToken: 'x' })).status, 400);
+    // Validation answers settings that break their schema with the report, every problem by field.
+    const shape = await call('POST', '/identity-provider/validate', {
+      settings: {
+        mode: 'sometimes',
+        issuer: '',
+        audience: AUDIENCE,
+        forwardClaims: [{ claim: 'email', header: 'bad header' }],
+      },
+    });
+    assert.equal(shape.status, 200);
+    assert.equal(shape.body.ok, false);
+    assert.deepEqual((shape.body.problems as { field: string }[]).map((p) => p.field).sort(), [
+      'settings.forwardClaims.0.header',
+      'settings.issuer',
+      'settings.mode',
+    ]);
+    assert.equal(
+      (await call('POST', '/identity-provider/validate', { settings }, developerToken)).status,
+      403,
+    );
+    assert.equal(
+      (
+        await call(
+          'POST',
+          '/identity-provider/validate',
+          { settings: { mode: 'x' } },
+          developerToken,
+        )
+      ).status,
+      403,
+      'developers learn nothing from a refused body either',
+    );
 
-    const none = await call('GET', '/identity-provider');
-    assert.equal(none.body.source, 'none');
+    const configured = await call('GET', '/identity-provider');
+    assert.equal(configured.body.source, 'configuration');
+    assert.equal((configured.body.settings as { issuer: string }).issuer, ISSUER);
     const saved = await call('PUT', '/identity-provider', { settings });
     assert.equal(saved.status, 200);
     assert.equal(saved.body.version, 1);

@@ -1,6 +1,6 @@
 // The admin listener signs users in with the identity-provider settings in force: after a new issuer is
 // saved through the admin API, a token of the new issuer authenticates at /me and one of the old does not,
-// without a restart (the live extension's userTokenVerifier).
+// without a restart (the user-token settings the admin app opens: user-tokens.ts).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Test support for the admin plane's live services: a recording AuditSink (entries kept in memory, and
+// Test support for the tool, identity-provider and usage services: a recording AuditSink (entries kept in memory, and
 // dropped when the transaction it was given rolls back is not observable here, so tests assert on the
 // calls), and the actors the services are called with.
 import type { Actor } from '../../../src/gateway/admin/actor.js';
@@ -17,5 +17,15 @@ export class RecordingAuditSink implements AuditSink {
   }
 }
 
-export const ADMIN: Actor = { role: 'admin', subject: 'alice', via: 'bearer-token' };
-export const DEVELOPER: Actor = { role: 'developer', subject: 'dev-bob', via: 'oidc-session' };
+export const ADMIN: Actor = {
+  role: 'admin',
+  subject: 'alice',
+  issuer: 'https://idp.example.test',
+  via: 'bearer-token',
+};
+export const DEVELOPER: Actor = {
+  role: 'developer',
+  subject: 'dev-bob',
+  issuer: 'https://idp.example.test',
+  via: 'oidc-session',
+};

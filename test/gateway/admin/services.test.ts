@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import type { Database } from '../../../src/shared/db/types.js';
 import { openAdminServices, type AdminServices } from '../../../src/gateway/admin/services.js';
 import { AdminError } from '../../../src/gateway/admin/errors.js';
+import type { Actor } from '../../../src/gateway/admin/actor.js';
 import {
   ADMIN,
   ALICE,
@@ -158,6 +159,48 @@ for (const target of DATABASE_TARGETS) {
         }),
         (e) => code(e) === 'APPLICATION_NAME_TAKEN',
       );
+    });
+
+    test('owners are issuer + subject: the same subject from another issuer owns nothing', async () => {
+      const elsewhere: Actor = { ...ALICE, issuer: 'https://another-idp.example.test' };
+      const [request] = await services.accessRequests.list(ALICE);
+      const [app] = await services.applications.list(ALICE);
+      const [sub] = await services.applications.visibleSubscriptions(ALICE);
+      assert.ok(request && app && sub);
+      assert.deepEqual(await services.accessRequests.list(elsewhere), []);
+      await assert.rejects(
+        services.accessRequests.get(elsewhere, request.id),
+        (e) => code(e) === 'NOT_FOUND',
+      );
+      await assert.rejects(
+        services.accessRequests.collectKeys(elsewhere, request.id),
+        (e) => code(e) === 'NOT_FOUND',
+      );
+      assert.deepEqual(await services.applications.list(elsewhere), []);
+      await assert.rejects(
+        services.applications.get(elsewhere, app.id),
+        (e) => code(e) === 'NOT_FOUND',
+      );
+      assert.deepEqual(await services.applications.visibleSubscriptions(elsewhere), []);
+      await assert.rejects(
+        services.applications.subscription(elsewhere, sub.id),
+        (e) => code(e) === 'NOT_FOUND',
+      );
+      await assert.rejects(
+        services.provisioning.rotate(elsewhere, sub.id, 'secondary'),
+        (e) => code(e) === 'NOT_FOUND',
+      );
+      assert.deepEqual((await services.usage.report(elsewhere, {})).subscriptions, []);
+      await assert.rejects(
+        services.accessRequests.create(elsewhere, {
+          ...REQUEST,
+          tools: 'all',
+          environments: ['development'],
+        }),
+        (e) => code(e) === 'APPLICATION_NAME_TAKEN',
+      );
+      // The owner still owns it all.
+      assert.equal((await services.applications.get(ALICE, app.id)).id, app.id);
     });
 
     test('the owner may rotate a key of their subscription; others may not; rotation is audited', async () => {

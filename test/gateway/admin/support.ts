@@ -17,23 +17,24 @@ export interface OpenedDatabase {
 export interface DatabaseTarget {
   readonly name: 'sqlite' | 'postgres';
   readonly skip: string | false;
-  open(): Promise<OpenedDatabase>;
+  /** A fresh database, migrated as the gateway migrates it unless `migrated` is false. */
+  open(migrated?: boolean): Promise<OpenedDatabase>;
 }
 
 export const DATABASE_TARGETS: readonly DatabaseTarget[] = [
   {
     name: 'sqlite',
     skip: false,
-    open: async () => {
+    open: async (migrated = true) => {
       const db = openSqlite({ path: ':memory:' });
-      await migrateGatewayDatabase(db);
+      if (migrated) await migrateGatewayDatabase(db);
       return { db, close: () => db.close() };
     },
   },
   {
     name: 'postgres',
     skip: skipWithoutPostgres,
-    open: async () => {
+    open: async (migrated = true) => {
       const schema = uniqueName('tg_admin');
       const db = await openPostgres({
         url: DATABASE_URL ?? '',
@@ -42,7 +43,7 @@ export const DATABASE_TARGETS: readonly DatabaseTarget[] = [
         connectTimeoutMs: 5000,
         statementTimeoutMs: 10000,
       });
-      await migrateGatewayDatabase(db);
+      if (migrated) await migrateGatewayDatabase(db);
       return {
         db,
         close: async () => {
@@ -58,9 +59,25 @@ export function testConfig(overrides: Record<string, unknown> = {}): FrozenConfi
   return loadConfig({ env: {}, overrides: { logging: { level: 'silent' }, ...overrides } });
 }
 
-export const ADMIN: Actor = { role: 'admin', subject: 'admin-1', via: 'bearer-token' };
-export const ALICE: Actor = { role: 'developer', subject: 'alice', via: 'bearer-token' };
-export const BOB: Actor = { role: 'developer', subject: 'bob', via: 'bearer-token' };
+export const ISSUER = 'https://idp.example.test';
+export const ADMIN: Actor = {
+  role: 'admin',
+  subject: 'admin-1',
+  issuer: ISSUER,
+  via: 'bearer-token',
+};
+export const ALICE: Actor = {
+  role: 'developer',
+  subject: 'alice',
+  issuer: ISSUER,
+  via: 'bearer-token',
+};
+export const BOB: Actor = {
+  role: 'developer',
+  subject: 'bob',
+  issuer: ISSUER,
+  via: 'bearer-token',
+};
 
 export const REQUEST = {
   application: 'shop-agent',

@@ -1,4 +1,4 @@
-// The portal's pages on the real admin app (createAdminApp with the portal extension) and a real SQLite
+// The portal's pages on the real admin app (createAdminApp mounts the portal) and a real SQLite
 // gateway database, driven with inject: request access with field errors, hostile names printed as
 // text, approve, collect keys once (a reload shows them masked), reject, role separation, audit page.
 import { describe, test, before, after } from 'node:test';
@@ -14,7 +14,6 @@ import type { Database } from '../../../src/shared/db/types.js';
 import { openGatewayDatabase } from '../../../src/gateway/storage/database.js';
 import { createAdminApp } from '../../../src/gateway/admin/app.js';
 import { openAdminServices, type AdminServices } from '../../../src/gateway/admin/services.js';
-import { createJwtVerifier } from '../../../src/gateway/auth/jwt/verify.js';
 
 const ISSUER = 'https://idp.example.test';
 const AUDIENCE = 'toolgate-admin';
@@ -28,25 +27,31 @@ describe('portal pages on the admin app (inject)', () => {
 
   before(async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-portal-pages-'));
+    const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
+    signingKey = privateKey;
     const config = loadConfig({
       env: {},
       overrides: {
         dataDir,
-        gateway: { auth: { subscriptionKeys: { pepper: 'pepper-for-portal-tests-0123' } } },
+        gateway: {
+          auth: {
+            subscriptionKeys: { pepper: 'pepper-for-portal-tests-0123' },
+            jwt: {
+              issuer: ISSUER,
+              audience: AUDIENCE,
+              staticKeys: [{ kid: 'k1', alg: 'ES256', jwk: { ...(await exportJWK(publicKey)) } }],
+            },
+            // The portal's own sign-in keeps the configured provider while these tests save others.
+            settingsRefreshMs: 300_000,
+          },
+        },
       },
     });
     db = await openGatewayDatabase(config.gateway.database, config.dataDir);
     services = openAdminServices(db, config);
     adminToken = (await services.bootstrapTokens.rotate()).token;
-    const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
-    signingKey = privateKey;
-    const verifier = createJwtVerifier({
-      issuer: ISSUER,
-      audience: AUDIENCE,
-      staticKeys: [{ kid: 'k1', alg: 'ES256', jwk: { ...(await exportJWK(publicKey)) } }],
-    });
     const { logger } = createLogger({ level: 'silent' });
-    app = await createAdminApp({ config, logger, db, services, verifier });
+    app = await createAdminApp({ config, logger, db });
     await app.ready();
   });
   after(async () => {

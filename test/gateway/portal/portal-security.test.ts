@@ -28,7 +28,7 @@ async function authenticateToken(token: string): Promise<Actor | null> {
 /** An app with the portal at /portal, on `db`, as the admin service mounts it. */
 async function portalApp(
   db: Database,
-  deps: Omit<PortalDeps, 'db' | 'session' | 'roleOf' | 'authenticateToken'>,
+  deps: Omit<PortalDeps, 'db' | 'session' | 'roles' | 'listener' | 'authenticateToken'>,
 ): Promise<FastifyInstance> {
   const { logger } = createLogger({ level: 'silent' });
   const app = createHttpApp({
@@ -41,7 +41,8 @@ async function portalApp(
     portalPlugin({
       db,
       session: { idleMinutes: 30, absoluteHours: 8 },
-      roleOf: () => 'developer',
+      roles: { roleClaim: 'roles', adminRole: 'toolgate-admin' },
+      listener: { host: '127.0.0.1', port: 8082 },
       authenticateToken,
       ...deps,
     }),

@@ -34,7 +34,13 @@ const targets = [
   },
 ];
 
-const ACTOR = { role: 'developer', subject: 'dana', via: 'oidc-session', name: 'Dana' } as const;
+const ACTOR = {
+  role: 'developer',
+  subject: 'dana',
+  issuer: 'https://idp.example.test',
+  via: 'oidc-session',
+  name: 'Dana',
+} as const;
 
 for (const target of targets) {
   describe(`portal stores: ${target.name}`, { skip: target.skip }, () => {

@@ -1,7 +1,7 @@
-// The admin API's OpenAPI 3.1 document, merged from the path objects each route module contributes.
-import { ADMIN_API_BASE } from './module.js';
-
-export type OpenApiPaths = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+// The admin API's OpenAPI 3.1 document, made from the route declarations (route.ts) — the same schemas
+// that validate each request describe it here.
+import type { TObject } from '@sinclair/typebox';
+import { ADMIN_API_BASE, type AdminRoute } from './route.js';
 
 export const PROBLEM_SCHEMA = {
   type: 'object',
@@ -16,73 +16,80 @@ export const PROBLEM_SCHEMA = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['field', 'message'],
-        properties: { field: { type: 'string' }, message: { type: 'string' } },
+        required: ['field', 'pointer', 'code', 'message'],
+        properties: {
+          field: { type: 'string', description: 'dotted path as sent (`owner.email`)' },
+          pointer: { type: 'string', description: 'the same place as a JSON pointer' },
+          code: { type: 'string' },
+          message: { type: 'string' },
+        },
       },
     },
   },
 } as const;
 
-/** A JSON response of `schema`, plus the problems every authenticated route may answer. */
-export function operation(spec: {
-  readonly summary: string;
-  readonly tags: readonly string[];
-  readonly body?: unknown;
-  readonly parameters?: readonly unknown[];
-  readonly response: unknown;
-  readonly status?: number;
-  readonly errors?: readonly number[];
-  readonly contentType?: string;
-}): Record<string, unknown> {
+const PROBLEM_STATUSES = [400, 401, 403, 404, 409, 422] as const;
+
+/** The OpenAPI operation a route declaration describes. */
+export function operationOf(route: AdminRoute): Record<string, unknown> {
   const responses: Record<string, unknown> = {
-    [String(spec.status ?? 200)]: {
+    [String(route.status ?? 200)]: {
       description: 'success',
-      content: { [spec.contentType ?? 'application/json']: { schema: spec.response } },
+      content: { [route.contentType ?? 'application/json']: { schema: route.response } },
     },
   };
-  for (const status of [401, ...(spec.errors ?? [])])
+  for (const status of [401, ...(route.errors ?? [])])
     responses[String(status)] = { $ref: `#/components/responses/Problem${status}` };
+  const parameters = [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')];
   return {
-    summary: spec.summary,
-    tags: spec.tags,
-    ...(spec.parameters ? { parameters: spec.parameters } : {}),
-    ...(spec.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: spec.body } } } }
+    summary: route.summary,
+    tags: route.tags,
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(route.body
+      ? {
+          requestBody: {
+            required: route.bodyOptional !== true,
+            content: { 'application/json': { schema: route.body } },
+          },
+        }
       : {}),
     responses,
   };
 }
 
-export function pathParameter(name: string): Record<string, unknown> {
-  return { name, in: 'path', required: true, schema: { type: 'string' } };
+function parametersOf(schema: TObject | undefined, where: 'path' | 'query'): unknown[] {
+  if (schema === undefined) return [];
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties).map(([name, property]) => {
+    const { description, ...rest } = property as { description?: string };
+    return {
+      name,
+      in: where,
+      required: where === 'path' || required.has(name),
+      schema: rest,
+      ...(description === undefined ? {} : { description }),
+    };
+  });
 }
 
-export function queryParameter(
-  name: string,
-  schema: unknown,
-  description?: string,
-): Record<string, unknown> {
-  return { name, in: 'query', required: false, schema, ...(description ? { description } : {}) };
-}
-
-const PROBLEM_STATUSES = [400, 401, 403, 404, 409, 422] as const;
-
-export function buildOpenApiDocument(paths: readonly OpenApiPaths[]): Record<string, unknown> {
-  const merged: Record<string, Record<string, unknown>> = {};
-  for (const part of paths)
-    for (const [path, operations] of Object.entries(part))
-      merged[path] = { ...(merged[path] ?? {}), ...operations };
+export function buildOpenApiDocument(routes: readonly AdminRoute[]): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes)
+    paths[route.path] = {
+      ...(paths[route.path] ?? {}),
+      [route.method.toLowerCase()]: operationOf(route),
+    };
   return {
     openapi: '3.1.0',
     info: {
       title: 'toolgate admin API',
       version: '1.0.0',
       description:
-        'Access requests, applications, subscriptions and keys, the key rotation policy and the audit log (and the modules plugged in beside them). Authenticate with `Authorization: Bearer <bootstrap admin token | user token>`.',
+        'Access requests, applications, subscriptions and keys, the key rotation policy, the audit log, the tool catalogue, the identity-provider settings and usage. Authenticate with `Authorization: Bearer <bootstrap admin token | user token>`.',
     },
     servers: [{ url: ADMIN_API_BASE }],
     security: [{ bearer: [] }],
-    paths: Object.fromEntries(Object.entries(merged).sort(([a], [b]) => a.localeCompare(b))),
+    paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
       schemas: { Problem: PROBLEM_SCHEMA },

@@ -3,7 +3,7 @@
 // (the version before the current one, copied as a new version). Every replica picks up a new version
 // within gateway.auth.settingsRefreshMs (src/gateway/auth/live-identity.ts). Admins only; each change is
 // one transaction with its audit entry.
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { JwtConfig, JwtConfigInput } from '../../../config/gateway-jwt.js';
 import type { DeepReadonly } from '../../../config/schema.js';
 import type { Database } from '../../../shared/db/types.js';
@@ -11,20 +11,41 @@ import { maskSecret } from '../../../shared/log/mask.js';
 import type { FetchFn } from '../../auth/jwt/fetch-json.js';
 import type { Actor } from '../actor.js';
 import type { AuditSink } from '../audit-sink.js';
-import { AdminError, requireAdmin } from '../errors.js';
-import { validated } from '../http/validate.js';
-import { settingsOf, type IdpSettings } from './settings.js';
+import { AdminError, requireAdmin, type FieldProblem } from '../errors.js';
+import { invalidRequest } from '../http/validate.js';
+import { IdpSettingsSchema, settingsOf, type IdpSettings } from './settings.js';
 import { IdpSettingsRepository, type IdpSettingsVersion } from './store.js';
-import { validateIdpSettings, type IdpValidationReport } from './validate.js';
+import { failed, validateIdpSettings, type IdpValidationReport } from './validate.js';
 
+/** What `validate` and `save` take: the settings, and optionally a token of the provider to try. */
 export const IdpRequestSchema = Type.Object(
   {
-    settings: Type.Object({}, { additionalProperties: true }),
+    settings: IdpSettingsSchema,
     sampleToken: Type.Optional(Type.String({ minLength: 1, maxLength: 65_536 })),
   },
   { additionalProperties: false },
 );
-const checkRequest = (body: unknown) => validated(IdpRequestSchema, body);
+
+export type IdpRequest = Static<typeof IdpRequestSchema>;
+
+/**
+ * A request its schema refuses: problems inside the settings are the settings' own — a failed report
+ * (`validate` answers it, `save` refuses with it) — while any other problem makes the request malformed
+ * (VALIDATION_FAILED).
+ */
+export function reportOfRefusedRequest(problems: readonly FieldProblem[]): IdpValidationReport {
+  if (problems.some((p) => !p.field.startsWith('settings.'))) throw invalidRequest(problems);
+  return failed(problems);
+}
+
+/** The refusal of a save whose settings cannot be used, with every problem. */
+export function notSaved(report: IdpValidationReport): AdminError {
+  return new AdminError(
+    'IDP_SETTINGS_INVALID',
+    'The identity-provider settings were not saved: fix the problems listed.',
+    report.problems,
+  );
+}
 
 export interface CurrentIdpSettings {
   /** `stored`: a version saved through the admin API; `configuration`: the file's (or the development
@@ -81,23 +102,17 @@ export class IdentityProviderService {
   }
 
   /** Validates without saving: the report says what the gateway would make of the settings. */
-  async validate(actor: Actor, body: unknown): Promise<IdpValidationReport> {
+  async validate(actor: Actor, request: IdpRequest): Promise<IdpValidationReport> {
     requireAdmin(actor);
-    const request = checkRequest(body);
     return (await this.check(request)).report;
   }
 
   /** Saves the settings as the next version when they validate; otherwise 422 with the report. */
-  async save(actor: Actor, body: unknown): Promise<IdpSettingsVersion> {
+  async save(actor: Actor, request: IdpRequest): Promise<IdpSettingsVersion> {
     requireAdmin(actor);
-    const request = checkRequest(body);
-    const { report, settings } = await this.check(request);
-    if (!report.ok || settings === undefined)
-      throw new AdminError(
-        'IDP_SETTINGS_INVALID',
-        'The identity-provider settings were not saved: fix the problems listed.',
-        report.problems,
-      );
+    const { report } = await this.check(request);
+    if (!report.ok) throw notSaved(report);
+    const settings = request.settings;
     return this.deps.db.transaction(async (tx) => {
       const before = await this.store.current(tx);
       const saved = await this.store.append(tx, settings, actor.subject, new Date());
@@ -160,7 +175,7 @@ export class IdentityProviderService {
     });
   }
 
-  private check(request: { settings: unknown; sampleToken?: string | undefined }) {
+  private check(request: IdpRequest) {
     return validateIdpSettings(request, {
       file: this.deps.file,
       defaultMaxTokenLifetimeSeconds: this.deps.defaultMaxTokenLifetimeSeconds,

@@ -10,7 +10,7 @@ import {
   type JwtConfigInput,
 } from '../../../config/gateway-jwt.js';
 import type { DeepReadonly } from '../../../config/schema.js';
-import { stringEnum } from '../validate-input.js';
+import { stringEnum } from '../../../shared/json-schema/string-enum.js';
 
 export const IDP_MODES = ['required', 'anonymous', 'conditional'] as const;
 

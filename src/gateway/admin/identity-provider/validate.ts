@@ -16,10 +16,8 @@ import { fetchJson, type FetchFn } from '../../auth/jwt/fetch-json.js';
 import { keyFitsAlg } from '../../auth/jwt/key-entry.js';
 import { loadStaticKeys } from '../../auth/jwt/static-keys.js';
 import { createJwtVerifier } from '../../auth/jwt/verify.js';
-import type { FieldProblem } from '../errors.js';
-import { fieldProblems } from '../validate-input.js';
-import { IdpSettingsSchema, jwtInputOf, type IdpSettings } from './settings.js';
-import { Ajv } from 'ajv';
+import { fieldProblem, type FieldInput, type FieldProblem } from '../errors.js';
+import { jwtInputOf, type IdpSettings } from './settings.js';
 
 export interface IdpKeyInfo {
   readonly kid?: string | undefined;
@@ -53,20 +51,16 @@ export interface IdpValidationDeps {
   readonly clock?: (() => number) | undefined;
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true });
-const checkSettings = ajv.compile<unknown>(IdpSettingsSchema as object);
 const ASYMMETRIC = new Set(['RSA', 'EC', 'OKP']);
 const MAX_KEYS = 100;
 
+/** Settings that match their schema (IdpSettingsSchema, checked at the route), checked live. */
 export async function validateIdpSettings(
-  input: { settings: unknown; sampleToken?: string | undefined },
+  input: { readonly settings: IdpSettings; readonly sampleToken?: string | undefined },
   deps: IdpValidationDeps = {},
-): Promise<{ report: IdpValidationReport; settings?: IdpSettings; config?: JwtConfig }> {
-  const copy = structuredClone(input.settings);
-  if (!checkSettings(copy))
-    return { report: failed(fieldProblems(checkSettings.errors ?? [], 'settings')) };
-  const settings = copy as IdpSettings;
-  const problems: FieldProblem[] = [];
+): Promise<{ report: IdpValidationReport; config?: JwtConfig }> {
+  const { settings } = input;
+  const problems: FieldInput[] = [];
   if (settings.discoveryUrl !== undefined && settings.jwks !== undefined)
     problems.push({
       field: 'settings.jwks',
@@ -77,7 +71,7 @@ export async function validateIdpSettings(
     config = resolveJwtConfig(jwtInputOf(settings, deps.file), deps.defaultMaxTokenLifetimeSeconds);
   } catch (error) {
     problems.push(configProblem(error));
-    return { report: failed(problems, settings.issuer), settings };
+    return { report: failed(problems, settings.issuer) };
   }
   const doFetch: FetchFn = deps.fetch ?? ((url, init) => fetch(url, init));
   let keys: IdpKeyInfo[] = [];
@@ -135,9 +129,8 @@ export async function validateIdpSettings(
       ...(jwksUri === undefined ? {} : { jwksUri }),
       keys,
       ...(sampleToken === undefined ? {} : { sampleToken }),
-      problems,
+      problems: problems.map((p) => fieldProblem(p, PROBLEM_CODE)),
     },
-    settings,
     config,
   };
 }
@@ -147,7 +140,7 @@ async function discoveredKeys(
   config: JwtConfig,
   doFetch: FetchFn,
   explicitUrl: boolean,
-): Promise<{ keys: IdpKeyInfo[]; jwksUri?: string; problems: FieldProblem[] }> {
+): Promise<{ keys: IdpKeyInfo[]; jwksUri?: string; problems: FieldInput[] }> {
   const discovery = config.discovery;
   if (discovery === undefined) return { keys: [], problems: [] };
   const field = explicitUrl ? 'settings.discoveryUrl' : 'settings.issuer';
@@ -166,7 +159,7 @@ async function discoveredKeys(
     issuer?: unknown;
     jwks_uri?: unknown;
   };
-  const problems: FieldProblem[] = [];
+  const problems: FieldInput[] = [];
   if (issuer !== config.issuer)
     problems.push({
       field: 'settings.issuer',
@@ -226,8 +219,17 @@ async function checkSample(
   }
 }
 
-function failed(problems: FieldProblem[], issuer?: string): IdpValidationReport {
-  return { ok: false, ...(issuer === undefined ? {} : { issuer }), keys: [], problems };
+/** The code of a problem live validation finds (schema problems keep their own: REQUIRED, …). */
+const PROBLEM_CODE = 'IDP_SETTINGS_INVALID';
+
+/** A report of settings that cannot be used, with these problems. */
+export function failed(problems: readonly FieldInput[], issuer?: string): IdpValidationReport {
+  return {
+    ok: false,
+    ...(issuer === undefined ? {} : { issuer }),
+    keys: [],
+    problems: problems.map((p) => fieldProblem(p, PROBLEM_CODE)),
+  };
 }
 
 function keysField(settings: IdpSettings): string {
@@ -240,7 +242,7 @@ function reason(error: unknown): string {
 }
 
 /** A configuration or key-loading error as a problem on the settings field it names. */
-function configProblem(error: unknown): FieldProblem {
+function configProblem(error: unknown): FieldInput {
   const message = error instanceof Error ? error.message : String(error);
   const match = /gateway\.auth\.jwt\.?([A-Za-z0-9_.]*)[^:]*:\s*(.*)$/.exec(message);
   const path = match?.[1] ?? '';

@@ -1,5 +1,5 @@
-// Request and response schemas of the core admin routes: TypeBox, so one definition validates requests
-// and appears in the OpenAPI document.
+// Request and response schemas of the access-request, subscription and governance routes: TypeBox for
+// requests, so one definition validates them and appears in the OpenAPI document (http/route.ts).
 import { Type } from '@sinclair/typebox';
 
 export const Environment = Type.Union(
@@ -82,6 +82,18 @@ export const KeyPolicyBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** Path parameters of routes on one resource: `/…/{id}`. */
+export const IdParams = Type.Object({ id: Type.String() });
+
+/** `{ <key>: [item, …] }`: the list answers. */
+export function listSchema(key: string, items: unknown): Record<string, unknown> {
+  return {
+    type: 'object',
+    required: [key],
+    properties: { [key]: { type: 'array', items } },
+  };
+}
+
 const Nullable = (schema: Record<string, unknown>) => ({ anyOf: [schema, { type: 'null' }] });
 
 export const ActorSchema = {
@@ -90,6 +102,10 @@ export const ActorSchema = {
   properties: {
     role: { enum: ['admin', 'developer', 'system'] },
     subject: { type: 'string' },
+    issuer: {
+      type: 'string',
+      description: "the user token's issuer (absent for toolgate's own actors)",
+    },
     via: { type: 'string' },
     name: { type: 'string' },
   },
@@ -203,3 +219,14 @@ export const AuditEntrySchema = {
     hash: { type: 'string' },
   },
 };
+
+export const CollectedKeysSchema = listSchema('subscriptions', {
+  type: 'object',
+  properties: {
+    environment: Environment,
+    subscriptionId: { type: 'string' },
+    primaryKey: { type: 'string' },
+    secondaryKey: { type: 'string' },
+    mcpServers: { type: 'object' },
+  },
+});

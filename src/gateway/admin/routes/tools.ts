@@ -1,57 +1,76 @@
 // The tool catalogue: GET /tools, GET /tools/{name}, PATCH /tools/{name} (admin) — applied on every
 // gateway replica without a restart (ToolSettingsService).
-import type { FastifyPluginAsync } from 'fastify';
-import { actorOf, type AdminRouteModule } from '../http/module.js';
-import { operation, pathParameter } from '../http/openapi.js';
+import { Type } from '@sinclair/typebox';
+import { route, type AdminRoute } from '../http/route.js';
 import { ToolPatchSchema, type ToolSettingsService } from '../tool-settings.js';
-import { AdminToolSchema, ToolListSchema } from './live-schemas.js';
 
 const TAGS = ['tools'];
+const Str = Type.String();
+const OptStr = Type.Optional(Type.String());
 
-export function toolRoutes(deps: { readonly tools: ToolSettingsService }): AdminRouteModule {
-  const { tools } = deps;
-  const plugin: FastifyPluginAsync = async (app) => {
-    app.get('/tools', async (request) => {
-      actorOf(request);
-      return { tools: await tools.list() };
-    });
-    app.get<{ Params: { name: string } }>('/tools/:name', async (request) => {
-      actorOf(request);
-      return tools.get(request.params.name);
-    });
-    app.patch<{ Params: { name: string } }>('/tools/:name', async (request) =>
-      tools.update(actorOf(request), request.params.name, request.body ?? {}),
-    );
-  };
-  return {
-    name: 'tools',
-    plugin,
-    openApiPaths: {
-      '/tools': {
-        get: operation({
-          summary: 'Every tool: backend, approval state, security class, annotations, overrides',
-          tags: TAGS,
-          response: ToolListSchema,
-        }),
-      },
-      '/tools/{name}': {
-        get: operation({
-          summary: 'One tool (by its current or configured name)',
-          tags: TAGS,
-          parameters: [pathParameter('name')],
-          response: AdminToolSchema,
-          errors: [404],
-        }),
-        patch: operation({
-          summary:
-            'Change approval, security class or overrides (admin); every replica applies it without a restart. null resets a field.',
-          tags: TAGS,
-          parameters: [pathParameter('name')],
-          body: ToolPatchSchema,
-          response: AdminToolSchema,
-          errors: [400, 403, 404, 422],
-        }),
-      },
-    },
-  };
+const AdminToolSchema = Type.Object({
+  name: Str,
+  configuredName: Type.String({ description: 'the name configuration gives the tool' }),
+  backend: Str,
+  operationId: OptStr,
+  title: OptStr,
+  description: OptStr,
+  operation: Type.Object({ method: Str, path: Str }),
+  approval: Type.Object({
+    state: Type.Union([Type.Literal('approved'), Type.Literal('revoked')]),
+    source: Type.Union([Type.Literal('configuration'), Type.Literal('stored')]),
+    updatedAt: OptStr,
+    updatedBy: OptStr,
+  }),
+  securityClass: Type.Union([
+    Type.Literal('public'),
+    Type.Literal('user'),
+    Type.Literal('optional'),
+  ]),
+  annotations: Type.Record(Type.String(), Type.Unknown()),
+  hiddenArguments: Type.Array(Str),
+  overrides: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'overrides stored through the admin API',
+  }),
+});
+
+const NameParams = Type.Object({
+  name: Type.String({ description: "the tool's current or configured name" }),
+});
+
+export function toolRoutes(services: { readonly tools: ToolSettingsService }): AdminRoute[] {
+  const { tools } = services;
+  return [
+    route({
+      method: 'GET',
+      path: '/tools',
+      summary: 'Every tool: backend, approval state, security class, annotations, overrides',
+      tags: TAGS,
+      response: Type.Object({ tools: Type.Array(AdminToolSchema) }),
+      handle: async () => ({ tools: await tools.list() }),
+    }),
+    route({
+      method: 'GET',
+      path: '/tools/{name}',
+      summary: 'One tool (by its current or configured name)',
+      tags: TAGS,
+      params: NameParams,
+      response: AdminToolSchema,
+      errors: [404],
+      handle: ({ params }) => tools.get(params.name),
+    }),
+    route({
+      method: 'PATCH',
+      path: '/tools/{name}',
+      summary:
+        'Change approval, security class or overrides (admin); every replica applies it without a restart. null resets a field.',
+      tags: TAGS,
+      params: NameParams,
+      body: ToolPatchSchema,
+      bodyOptional: true,
+      response: AdminToolSchema,
+      errors: [400, 403, 404, 422],
+      handle: ({ actor, params, body }) => tools.update(actor, params.name, body),
+    }),
+  ];
 }

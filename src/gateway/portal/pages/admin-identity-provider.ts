@@ -3,9 +3,14 @@
 // sample token's result, Save (refused while validation fails), the version list and Revert.
 import type { FastifyInstance } from 'fastify';
 import type { Actor } from '../../admin/actor.js';
-import type { IdentityProviderService } from '../../admin/identity-provider/service.js';
+import {
+  IdpRequestSchema,
+  reportOfRefusedRequest,
+  type IdentityProviderService,
+} from '../../admin/identity-provider/service.js';
 import type { IdpValidationReport } from '../../admin/identity-provider/validate.js';
 import { AdminError } from '../../admin/errors.js';
+import { checked } from '../../admin/http/validate.js';
 import { html, type Html } from '../html.js';
 import { csrfField, formatTime, page } from '../layout.js';
 import { one } from '../http-security.js';
@@ -132,8 +137,12 @@ export function registerIdentityProviderPages(services: IdentityProviderPageServ
           400,
         );
       try {
-        // Validate first, so a refused save shows the same report as the Validate button.
-        const report = await services.identityProvider.validate(session.actor, body);
+        // Validate first, so a refused save shows the same report as the Validate button. Settings
+        // that break their schema get the report of unusable settings, as on the API.
+        const request = checked(IdpRequestSchema, body);
+        const report = request.ok
+          ? await services.identityProvider.validate(session.actor, request.value)
+          : reportOfRefusedRequest(request.problems);
         const errors = fieldErrors(report.problems);
         if (one(form, 'intent') !== 'save' || !report.ok)
           return portal.sendPage(
@@ -148,7 +157,7 @@ export function registerIdentityProviderPages(services: IdentityProviderPageServ
             }),
             one(form, 'intent') === 'save' ? 422 : 200,
           );
-        await services.identityProvider.save(session.actor, body);
+        if (request.ok) await services.identityProvider.save(session.actor, request.value);
         return reply.redirect('/portal/admin/identity-provider?done=saved', 303);
       } catch (error) {
         if (!(error instanceof AdminError)) throw error;

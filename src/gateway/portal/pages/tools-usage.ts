@@ -1,11 +1,10 @@
 // Admin view of the tool catalogue (approval, security class, title and description overrides), and
 // the usage view (per subscription and tool, last hour or day) for developers (their own) and admins.
 import type { FastifyInstance } from 'fastify';
-import type { Actor } from '../../admin/actor.js';
-import type { AdminTool, ToolSettingsService } from '../../admin/tool-settings.js';
-import type { UsageService } from '../../admin/usage.js';
+import type { AdminServices } from '../../admin/services.js';
+import { ToolPatchSchema, type AdminTool } from '../../admin/tool-settings.js';
+import { validated } from '../../admin/http/validate.js';
 import type { UsageWindow } from '../../usage/store.js';
-import type { SubscriptionView } from '../../admin/views.js';
 import { html, type Html } from '../html.js';
 import { csrfField, field, page } from '../layout.js';
 import { one } from '../http-security.js';
@@ -13,11 +12,7 @@ import type { PortalContext } from '../plugin.js';
 import type { PortalSession } from '../session-store.js';
 import { refusalOf } from './errors.js';
 
-export interface ToolsUsageServices {
-  readonly tools: ToolSettingsService;
-  readonly usage: UsageService;
-  visibleSubscriptions(actor: Actor): Promise<SubscriptionView[]>;
-}
+export type ToolsUsageServices = Pick<AdminServices, 'tools' | 'usage' | 'applications'>;
 
 function select(
   name: string,
@@ -121,7 +116,7 @@ export function registerToolsUsagePages(services: ToolsUsageServices) {
         if (text('title') !== (before.title ?? null)) patch.title = text('title');
         if (text('description') !== (before.description ?? null))
           patch.description = text('description');
-        await services.tools.update(session.actor, name, patch);
+        await services.tools.update(session.actor, name, validated(ToolPatchSchema, patch));
       } catch (error) {
         const refusal = refusalOf(error);
         return portal.sendPage(
@@ -141,7 +136,7 @@ export function registerToolsUsagePages(services: ToolsUsageServices) {
       if (session === null) return reply;
       const window: UsageWindow =
         (request.query as { window?: string }).window === 'day' ? 'day' : 'hour';
-      const subscriptions = await services.visibleSubscriptions(session.actor);
+      const subscriptions = await services.applications.visibleSubscriptions(session.actor);
       const byId = new Map(subscriptions.map((s) => [s.id, s]));
       const { rows } = await services.usage.report(session.actor, { window });
       const ms = (v: number | null) => (v === null ? '—' : v.toFixed(1));
