@@ -4,6 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { createJwtVerifier } from '../../src/gateway/auth/jwt/verify.js';
+import { resolveJwtConfig } from '../../src/config/gateway-jwt.js';
 
 const ISSUER = 'https://idp.example.com';
 const AUDIENCE = 'https://gateway.example.com/mcp';
@@ -14,12 +15,14 @@ async function run(
 ): Promise<{ alg: string; first: number; cached: number }> {
   const { privateKey, publicKey } = await generateKeyPair(alg);
   const jwk = { ...(await exportJWK(publicKey)), kid: 'bench', alg };
-  const verifier = createJwtVerifier({
-    issuer: ISSUER,
-    audience: AUDIENCE,
-    staticKeys: [{ jwk }],
-    tokenCache: { maxEntries: N * 2, maxAgeMs: 600_000 },
-  });
+  const verifier = createJwtVerifier(
+    resolveJwtConfig({
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      staticKeys: [{ jwk }],
+      tokenCache: { maxEntries: N * 2, maxAgeMs: 600_000 },
+    }),
+  );
   const exp = Math.floor(Date.now() / 1000) + 3600;
   const tokens = await Promise.all(
     Array.from({ length: N + 50 }, (_, i) =>

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createJwtVerifier } from '../../src/gateway/auth/jwt/verify.js';
 import { createDevIdp } from '../../src/gateway/auth/dev-idp/idp.js';
 import { runCli } from '../helpers/process.js';
+import { resolveJwtConfig } from '../../src/config/gateway-jwt.js';
 
 interface Block {
   mcpServers: Record<string, { type: string; url: string; headers: Record<string, string> }>;
@@ -43,11 +44,13 @@ test('client-config: --key and --sub give a block with the MCP URL, the key and 
 
   // The token verifies against the development identity provider's key, for the gateway's audience.
   const idp = await createDevIdp({ dataDir });
-  const verifier = createJwtVerifier({
-    issuer: 'http://127.0.0.1:8080/dev-idp',
-    audience: 'http://127.0.0.1:8080/mcp',
-    staticKeys: [{ jwk: idp.jwks().keys[0] as Record<string, unknown> }],
-  });
+  const verifier = createJwtVerifier(
+    resolveJwtConfig({
+      issuer: 'http://127.0.0.1:8080/dev-idp',
+      audience: 'http://127.0.0.1:8080/mcp',
+      staticKeys: [{ jwk: idp.jwks().keys[0] as Record<string, unknown> }],
+    }),
+  );
   const user = await verifier.verify(bearer.slice('Bearer '.length));
   verifier.close();
   assert.equal(user.subject, 'carol');

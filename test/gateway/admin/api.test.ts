@@ -20,6 +20,7 @@ import { actorOf } from '../../../src/gateway/admin/http/module.js';
 import { startFixtureBackend, type FixtureBackend } from '../support/fixture-backend.js';
 import { fixtureBackendConfig, MCP_HEADERS } from '../support/gateway.js';
 import { testConfig } from './support.js';
+import { resolveJwtConfig } from '../../../src/config/gateway-jwt.js';
 
 const ISSUER = 'https://idp.example.test';
 const AUDIENCE = 'toolgate-admin';
@@ -93,7 +94,9 @@ describe('admin API', () => {
       logger: pino({ level: 'silent' }),
       db,
       services,
-      verifier: createJwtVerifier({ issuer: ISSUER, audience: AUDIENCE, staticKeys: [{ jwk }] }),
+      verifier: createJwtVerifier(
+        resolveJwtConfig({ issuer: ISSUER, audience: AUDIENCE, staticKeys: [{ jwk }] }),
+      ),
       extraRoutes: [probe],
     });
     gateway = await createGateway({ config, logger: pino({ level: 'silent' }), stores: { db } });

@@ -19,6 +19,7 @@ import { createLogger } from '../../../src/shared/log/logger.js';
 import { LogCapture } from '../../helpers/capture.js';
 import { makeKey, mint, type SigningKey } from '../auth/helpers.js';
 import { fixtureBackendConfig } from '../support/gateway.js';
+import { resolveJwtConfig } from '../../../src/config/gateway-jwt.js';
 
 const ADMIN_TOKEN = 'tga_live-routes-bootstrap-token-0123456789';
 const ISSUER = 'https://idp.example.test';
@@ -48,11 +49,13 @@ describe('live admin routes', () => {
     db = openSqlite({ path: ':memory:' });
     await migrateGatewayDatabase(db);
     const { logger } = createLogger({ level: 'warn', destination: new LogCapture() });
-    const verifier = createJwtVerifier({
-      issuer: ISSUER,
-      audience: AUDIENCE,
-      staticKeys: [{ jwk: userKey.publicJwk }],
-    });
+    const verifier = createJwtVerifier(
+      resolveJwtConfig({
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        staticKeys: [{ jwk: userKey.publicJwk }],
+      }),
+    );
     app = await createAdminApp({ config, logger, db, verifier });
     const now = Math.floor(Date.now() / 1000);
     developerToken = await mint(userKey, {

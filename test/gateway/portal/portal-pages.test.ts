@@ -15,6 +15,7 @@ import { openGatewayDatabase } from '../../../src/gateway/storage/database.js';
 import { createAdminApp } from '../../../src/gateway/admin/app.js';
 import { openAdminServices, type AdminServices } from '../../../src/gateway/admin/services.js';
 import { createJwtVerifier } from '../../../src/gateway/auth/jwt/verify.js';
+import { resolveJwtConfig } from '../../../src/config/gateway-jwt.js';
 
 const ISSUER = 'https://idp.example.test';
 const AUDIENCE = 'toolgate-admin';
@@ -40,11 +41,13 @@ describe('portal pages on the admin app (inject)', () => {
     adminToken = (await services.bootstrapTokens.rotate()).token;
     const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
     signingKey = privateKey;
-    const verifier = createJwtVerifier({
-      issuer: ISSUER,
-      audience: AUDIENCE,
-      staticKeys: [{ kid: 'k1', alg: 'ES256', jwk: { ...(await exportJWK(publicKey)) } }],
-    });
+    const verifier = createJwtVerifier(
+      resolveJwtConfig({
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        staticKeys: [{ kid: 'k1', alg: 'ES256', jwk: { ...(await exportJWK(publicKey)) } }],
+      }),
+    );
     const { logger } = createLogger({ level: 'silent' });
     app = await createAdminApp({ config, logger, db, services, verifier });
     await app.ready();

@@ -5,11 +5,7 @@
 // reaches backends unchanged (subject.ts).
 import { errors, jwtVerify, type JWTPayload } from 'jose';
 import { AuthError } from './errors.js';
-import {
-  resolveJwtConfig,
-  type JwtConfig,
-  type JwtConfigInput,
-} from '../../../config/gateway-jwt.js';
+import type { JwtConfig } from '../../../config/gateway-jwt.js';
 import type { FetchFn } from './fetch-json.js';
 import { importFor, type KeySource } from './key-entry.js';
 import { createKeySource } from './key-source.js';
@@ -155,11 +151,8 @@ export async function verifyJwtCore(
   throw mapJoseError(lastError);
 }
 
-export function createJwtVerifier(
-  configInput: JwtConfigInput | JwtConfig,
-  deps: JwtVerifierDeps = {},
-): JwtVerifier {
-  const config = resolveJwtConfig(configInput);
+/** A verifier for resolved settings (`config.resolved.jwt`, or stored settings through resolveJwtConfig). */
+export function createJwtVerifier(config: JwtConfig, deps: JwtVerifierDeps = {}): JwtVerifier {
   const clock = deps.clock ?? Date.now;
   const keys = deps.keySource ?? createKeySource(config, { ...deps, clock });
   const cache = createTokenCache<VerifiedUser>({ ...config.tokenCache, clock });

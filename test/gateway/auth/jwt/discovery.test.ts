@@ -52,12 +52,12 @@ describe('OIDC discovery key set (oidc-provider on loopback)', () => {
     started.push(idp);
     clock = makeClock();
     const verifier = createJwtVerifier(
-      {
+      resolveJwtConfig({
         issuer: idp.issuer,
         audience: AUDIENCE,
         discovery: { cooldownMs: COOLDOWN, cacheMaxAgeMs: MAX_AGE, staleIfErrorMs: STALE },
         tokenCache: { maxEntries: 0 },
-      },
+      }),
       { clock },
     );
     const token = (key: SigningKey, sub = 'alice') =>
