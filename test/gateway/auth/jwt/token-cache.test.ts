@@ -18,13 +18,13 @@ before(async () => {
 
 function countingSource(): KeySource & { lookups: number } {
   const inner = createStaticKeySource([{ jwk: key.publicJwk }]);
-  const source = {
-    lookups: 0,
-    getKeys(q: Parameters<KeySource['getKeys']>[0]) {
+  const source = Object.assign(
+    (header: Parameters<KeySource>[0]) => {
       source.lookups += 1;
-      return inner.getKeys(q);
+      return inner(header);
     },
-  };
+    { lookups: 0 },
+  );
   return source;
 }
 
