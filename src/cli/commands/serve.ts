@@ -15,7 +15,7 @@ import { parseWorkers, runWorkers, MAX_WORKERS } from '../workers.js';
 import { configuredSecrets } from '../secrets.js';
 import { reconfigure } from '../../config/load.js';
 import { mcpUrl } from '../../config/gateway-identity.js';
-import { resolveIdentitySettings } from '../../gateway/auth/settings.js';
+import { devIdpIssuer } from '../../gateway/auth/settings.js';
 import { reservePort, type PortReservation } from '../../shared/http/port-reservation.js';
 import {
   demoAccess,
@@ -249,7 +249,7 @@ function printSummary(
     summary.clientConfig = mcpServersBlock(access);
     // The development authorization server MCP clients sign in with (it exists whenever a token could be minted).
     if (access.sampleToken !== null && urls.gateway)
-      summary.authorizationServer = resolveIdentitySettings(config).devIdp.issuer;
+      summary.authorizationServer = devIdpIssuer(config);
   }
   if (json) {
     context.stderr.write(`${JSON.stringify(summary)}\n`);
