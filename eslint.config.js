@@ -60,6 +60,18 @@ export default tseslint.config(
     ['gateway', 'payments', 'cli'],
     'Shared code imports neither application nor the CLI (configuration types are fine).',
   ),
+  // Configuration is loaded, checked and resolved on its own: the applications and the CLI read it, it
+  // reads none of them (what both need lives in src/shared). Its tests hold it the same way.
+  boundary(
+    'src/config/**/*.ts',
+    ['gateway', 'payments', 'cli'],
+    'Configuration imports no gateway, payment-service or CLI code (move what both need to src/shared).',
+  ),
+  boundary(
+    'test/config/**/*.ts',
+    ['gateway', 'payments', 'cli'],
+    'Configuration tests exercise src/config alone (tests of how an application reads it live with the application).',
+  ),
   {
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: {

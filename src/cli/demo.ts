@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, normalize } from 'node:path';
-import { deepFreeze } from '../config/load.js';
-import type { Config, FrozenConfig } from '../config/schema.js';
+import { reconfigure } from '../config/load.js';
+import type { FrozenConfig } from '../config/schema.js';
 import {
   accountsDocumentFile,
   DEFAULT_PAYMENTS_PORT,
@@ -95,29 +95,29 @@ export async function withDemoWiring(config: FrozenConfig): Promise<FrozenConfig
       b,
     ]),
   );
-  const copy = structuredClone(config) as Config;
-  copy.payments.identity.sharedSecret = secrets.identitySecret;
-  copy.payments.bankLookup.apiKeys = [secrets.bankLookupKey];
-  copy.gateway.backends = copy.gateway.backends.map((backend) => {
-    if (!isShippedPaymentBackend(backend) || !('file' in backend.openapi)) return backend;
-    const wired = shipped.get(normalize(backend.openapi.file));
-    if (wired === undefined) return backend;
-    const identity =
-      backend.identity.mode === 'headers' && backend.identity.sharedSecret === undefined
-        ? {
-            ...backend.identity,
-            sharedSecret: secrets.identitySecret,
-            claims: { email: 'X-User-Email', ...backend.identity.claims },
-          }
-        : backend.identity;
-    return {
-      ...backend,
-      baseUrl: pointsAtPayments(backend.baseUrl, config) ? wired.baseUrl : backend.baseUrl,
-      injectHeaders: { ...wired.injectHeaders, ...backend.injectHeaders },
-      identity,
-    };
+  return reconfigure(config, (draft) => {
+    draft.payments.identity.sharedSecret = secrets.identitySecret;
+    draft.payments.bankLookup.apiKeys = [secrets.bankLookupKey];
+    draft.gateway.backends = draft.gateway.backends.map((backend) => {
+      if (!isShippedPaymentBackend(backend) || !('file' in backend.openapi)) return backend;
+      const wired = shipped.get(normalize(backend.openapi.file));
+      if (wired === undefined) return backend;
+      const identity =
+        backend.identity.mode === 'headers' && backend.identity.sharedSecret === undefined
+          ? {
+              ...backend.identity,
+              sharedSecret: secrets.identitySecret,
+              claims: { email: 'X-User-Email', ...backend.identity.claims },
+            }
+          : backend.identity;
+      return {
+        ...backend,
+        baseUrl: pointsAtPayments(backend.baseUrl, config) ? wired.baseUrl : backend.baseUrl,
+        injectHeaders: { ...wired.injectHeaders, ...backend.injectHeaders },
+        identity,
+      };
+    });
   });
-  return deepFreeze(copy);
 }
 
 /** True when the backend's origin is the configured payment service (default 127.0.0.1:8081). */

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import type { FrozenConfig } from '../config/schema.js';
 import { serveClusterMetrics } from '../gateway/cluster-metrics.js';
 import { effectiveStore } from '../gateway/ratelimit/limiter.js';
-import { resolveIdentitySettings } from '../gateway/auth/settings.js';
 import { openGatewayDatabase } from '../gateway/storage/database.js';
 import type { Logger } from '../shared/log/logger.js';
 import type { SignalSource } from '../shared/lifecycle.js';
@@ -51,7 +50,7 @@ export function workersRefusal(config: FrozenConfig, count: number): string | un
       `--workers ${count} needs the Redis rate-limit store (set REDIS_URL or gateway.redis.url): ` +
       `the memory store counts per process, so ${count} workers would allow ${count} times every quota`
     );
-  if (resolveIdentitySettings(config).devIdp.enabled)
+  if (config.resolved.devIdentityProvider)
     return (
       `--workers ${count} cannot run the development authorization server, whose sign-in state lives in ` +
       'one process; turn it off (gateway.auth.devIdentityProvider.enabled: false) and use a real ' +

@@ -2,7 +2,7 @@
 // `admin.portal` and `admin.oidc` (see docs/configuration.md). The role of an OIDC user comes from the
 // admin slice's `roleClaim` / `adminRole`, the same rule the admin API's bearer tokens follow.
 import { Type, type Static } from '@sinclair/typebox';
-import type { DeepReadonly } from './schema.js';
+import type { DeepReadonly } from './deep-readonly.js';
 
 export const PortalSessionSchema = Type.Object(
   {

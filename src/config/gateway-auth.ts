@@ -95,18 +95,24 @@ export const GatewayAuthSchema = Type.Object(
 );
 
 /**
- * What the schema cannot express: autoLogin names a configured user and exists in development only (a
- * switch that signs anybody in without a page must never reach a shared environment), and user
+ * What the schema cannot express: the development provider and its autoLogin exist in development only
+ * (a password-less sign-in page whose users may hold the admin role, or a switch that signs anybody in
+ * without a page, must never reach a shared environment), autoLogin names a configured user, and user
  * subjects are unique.
  */
 export function checkDevIdentityProviderConfig(
   dev: {
+    readonly enabled?: boolean | undefined;
     readonly users: readonly { readonly sub: string }[];
     readonly autoLogin?: string | undefined;
   },
   environment: string,
 ): void {
   const key = 'gateway.auth.devIdentityProvider';
+  if (dev.enabled === true && environment !== 'development')
+    throw new ConfigError(
+      `${key}.enabled: allowed only when environment is development (it is ${environment}); its sign-in page asks no password`,
+    );
   const subjects = new Set<string>();
   for (const [index, user] of dev.users.entries()) {
     if (subjects.has(user.sub))

@@ -1,11 +1,12 @@
 // Configuration of user-JWT validation (`gateway.auth.jwt`): schema, defaults, and the checks a schema
-// cannot express. loadConfig runs them once at startup; the gateway resolves the checked slice into the
-// complete, frozen JwtConfig its verifier uses.
+// cannot express, giving the complete, frozen JwtConfig a verifier uses. loadConfig resolves the file's
+// slice once (`config.resolved.jwt`); settings stored through the admin API are raw input, resolved by
+// resolveJwtConfig when they are applied.
 import { Type, type Static } from '@sinclair/typebox';
-import { assertSecureUrl } from '../gateway/auth/jwt/secure-url.js';
+import { insecureUrlReason } from '../shared/secure-url.js';
 import { ConfigError } from './errors.js';
 import { validateAgainstSchema } from './validate.js';
-import type { DeepReadonly } from './schema.js';
+import type { DeepReadonly } from './deep-readonly.js';
 
 export const ASYMMETRIC_ALGORITHMS = [
   'RS256',
@@ -133,9 +134,6 @@ function invalid(path: string, problem: string): ConfigError {
   return new ConfigError(`gateway.auth.jwt${path}: ${problem}`);
 }
 
-/** Configurations resolveJwtConfig made: given back as they are, never checked twice. */
-const resolved = new WeakSet<JwtConfig>();
-
 /** The token lifetime bound in production when none is configured: one day. */
 export const PRODUCTION_MAX_TOKEN_LIFETIME_SECONDS = 86_400;
 
@@ -147,8 +145,6 @@ export function resolveJwtConfig(
   input: unknown,
   defaultMaxTokenLifetimeSeconds?: number,
 ): JwtConfig {
-  if (typeof input === 'object' && input !== null && resolved.has(input as JwtConfig))
-    return input as JwtConfig;
   if (typeof input === 'object' && input !== null && 'algorithms' in input) {
     const algs = (input as { algorithms: unknown }).algorithms;
     if (
@@ -164,8 +160,16 @@ export function resolveJwtConfig(
 }
 
 /**
+ * The development identity provider's settings: its issuer, the MCP URL as audience, every default
+ * (`config.resolved` cannot hold them: both URLs follow from the port the gateway binds).
+ */
+export function developmentJwtConfig(issuer: string, audience: string): JwtConfig {
+  return resolveCheckedJwtConfig({ issuer, audience });
+}
+
+/**
  * The checks a schema cannot express, then defaults: a complete, frozen JwtConfig. For a slice the schema
- * has already passed (the loaded configuration); resolveJwtConfig validates raw input first.
+ * has already passed (loadConfig's, once); resolveJwtConfig validates raw input first.
  */
 export function resolveCheckedJwtConfig(
   raw: DeepReadonly<JwtConfigInput>,
@@ -197,15 +201,12 @@ export function resolveCheckedJwtConfig(
   if (raw.discovery !== undefined || staticKeys.length === 0) {
     const d = raw.discovery ?? {};
     const url = d.url ?? `${raw.issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
-    try {
-      assertSecureUrl(url);
-    } catch (err) {
-      throw invalid('.discovery.url', err instanceof Error ? err.message : 'invalid URL');
-    }
+    const insecure = insecureUrlReason(url);
+    if (insecure !== undefined) throw invalid('.discovery.url', insecure);
     discovery = { ...JWT_DEFAULTS.discovery, ...d, url };
   }
 
-  const config: JwtConfig = Object.freeze({
+  return Object.freeze({
     mode: raw.mode ?? JWT_DEFAULTS.mode,
     issuer: raw.issuer,
     audience: raw.audience,
@@ -221,8 +222,6 @@ export function resolveCheckedJwtConfig(
     forwardClaims,
     tokenCache: { ...JWT_DEFAULTS.tokenCache, ...(raw.tokenCache ?? {}) },
   });
-  resolved.add(config);
-  return config;
 }
 
 function lifetimeBound(seconds: number | undefined): number | undefined {

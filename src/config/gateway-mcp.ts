@@ -1,10 +1,7 @@
 // Configuration of the gateway's MCP endpoint and of the backends whose OpenAPI operations become tools
 // (docs/configuration.md). Defaults register the local payment service (the demo setup).
 import { Type, type Static } from '@sinclair/typebox';
-import {
-  IdentityForwardingSchema,
-  type IdentityForwardingConfig,
-} from '../gateway/forwarding/config.js';
+import { IdentityForwardingSchema, type IdentityForwardingConfig } from './gateway-forwarding.js';
 
 const Timeouts = Type.Object(
   {

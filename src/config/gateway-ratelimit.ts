@@ -1,9 +1,9 @@
 // Configuration of the rate limiter (`gateway.rateLimit`): schema with defaults, and the one check a
 // schema cannot express (trusted proxies parse as addresses or CIDR ranges).
 import { Type, type Static } from '@sinclair/typebox';
-import { TrustedProxies } from '../gateway/ratelimit/client-ip.js';
+import { TrustedProxies } from '../shared/ip-address.js';
 import { ConfigError } from './errors.js';
-import type { DeepReadonly } from './schema.js';
+import type { DeepReadonly } from './deep-readonly.js';
 import { validateAgainstSchema } from './validate.js';
 
 const Quota = (limit: number, description: string) =>

@@ -1,14 +1,16 @@
 // Loads the configuration once at startup: file (YAML or JSON) → ${env:NAME} substitution → environment
-// overrides → schema validation with defaults → deep freeze. The only module that reads the environment
-// (it receives it as an argument; the CLI entry passes process.env).
+// overrides → schema validation with defaults → the checks a schema cannot express → what follows from it,
+// resolved once (`resolved`) → deep freeze. The only module that reads the environment (it receives it as
+// an argument; the CLI entry passes process.env).
 import { readFileSync } from 'node:fs';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { parse as parseYaml } from 'yaml';
-import { ConfigSchema, type FrozenConfig } from './schema.js';
+import { ConfigSchema, type Config, type FrozenConfig } from './schema.js';
 import { validateAgainstSchema } from './validate.js';
 import { checkRateLimitConfig } from './gateway-ratelimit.js';
 import { checkDevIdentityProviderConfig } from './gateway-auth.js';
-import { resolveCheckedJwtConfig } from './gateway-jwt.js';
+import { resolveSettings } from './gateway-identity.js';
 import { applyEnvironment, substituteEnvReferences, type Environment } from './environment.js';
 import { ConfigError } from './errors.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
@@ -34,7 +36,7 @@ export function loadConfig(options: LoadConfigOptions): FrozenConfig {
   // What the schema cannot express, checked here once so a bad value stops startup with its key named.
   checkRateLimitConfig(config.gateway.rateLimit);
   checkDevIdentityProviderConfig(config.gateway.auth.devIdentityProvider, config.environment);
-  if (config.gateway.auth.jwt !== undefined) resolveCheckedJwtConfig(config.gateway.auth.jwt);
+  const resolved = resolveSettings(config);
   // A relative dataDir from the file (or the default) belongs to the file's folder, so a command run
   // from elsewhere with --config finds the same stores. One from TOOLGATE_DATA_DIR or the caller's
   // overrides is relative to the working directory, as any path given on a command line is.
@@ -42,7 +44,26 @@ export function loadConfig(options: LoadConfigOptions): FrozenConfig {
     nonEmpty(options.env.TOOLGATE_DATA_DIR) !== undefined || 'dataDir' in (options.overrides ?? {});
   if (path !== undefined && !fromCaller && !isAbsolute(config.dataDir))
     config.dataDir = resolve(dirname(path), config.dataDir);
-  return deepFreeze(config);
+  return deepFreeze({ ...config, resolved });
+}
+
+/**
+ * A loaded configuration changed after loading — the ports bound at startup, the demo's wiring — and
+ * frozen again. What loadConfig resolved stays as it is, so a change may not touch what it was resolved
+ * from (`environment`, `gateway.auth`): such a configuration must be loaded.
+ */
+export function reconfigure(config: FrozenConfig, change: (draft: Config) => void): FrozenConfig {
+  const { resolved, ...settings } = config;
+  const draft = structuredClone(settings) as Config;
+  change(draft);
+  if (
+    draft.environment !== config.environment ||
+    !isDeepStrictEqual(draft.gateway.auth, config.gateway.auth)
+  )
+    throw new Error(
+      'reconfigure: environment and gateway.auth are resolved at load and stay as they are',
+    );
+  return deepFreeze({ ...draft, resolved });
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -93,8 +114,7 @@ export function deepMerge(
   return out;
 }
 
-/** Freezes a configuration derived from a loaded one (the CLI's demo wiring and bound ports). */
-export function deepFreeze<T>(value: T): T {
+function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const child of Object.values(value)) deepFreeze(child);

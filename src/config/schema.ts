@@ -1,6 +1,9 @@
 // The configuration schema: one TypeBox schema gives both the JSON Schema used to validate the file at
-// startup and the TypeScript type that the rest of the code receives (frozen).
+// startup and the TypeScript type that the rest of the code receives (frozen, with what loadConfig
+// resolved from it).
 import { Type, type Static } from '@sinclair/typebox';
+import type { DeepReadonly } from './deep-readonly.js';
+import type { ResolvedSettings } from './gateway-identity.js';
 import { GatewayAuthSchema } from './gateway-auth.js';
 import { RateLimitConfigSchema } from './gateway-ratelimit.js';
 import { PaymentsServiceProperties } from './payments-service.js';
@@ -175,9 +178,8 @@ export type AdminConfig = Config['admin'];
 export type DatabaseConfig = Static<typeof DatabaseSchema>;
 export type RedisConfig = Static<typeof RedisSchema>;
 
-export type DeepReadonly<T> = T extends (infer U)[]
-  ? readonly DeepReadonly<U>[]
-  : T extends object
-    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
-    : T;
-export type FrozenConfig = DeepReadonly<Config>;
+export type { DeepReadonly } from './deep-readonly.js';
+export type { ResolvedSettings } from './gateway-identity.js';
+
+/** The loaded configuration: validated, completed, deep-frozen, with what loadConfig resolved once. */
+export type FrozenConfig = DeepReadonly<Config> & { readonly resolved: ResolvedSettings };

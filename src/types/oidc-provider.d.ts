@@ -46,6 +46,8 @@ declare module 'oidc-provider' {
 
   export const errors: {
     InvalidTarget: new (description?: string) => Error;
+    /** `invalid_redirect_uri` when the description starts with "redirect_uris", else invalid_client_metadata. */
+    InvalidClientMetadata: new (description: string) => Error;
   };
 
   export default class Provider {

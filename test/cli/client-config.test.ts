@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createJwtVerifier } from '../../src/gateway/auth/jwt/verify.js';
 import { createDevIdp } from '../../src/gateway/auth/dev-idp/idp.js';
+import { decodeJwt } from 'jose';
 import { runCli } from '../helpers/process.js';
+import { resolveJwtConfig } from '../../src/config/gateway-jwt.js';
 
 interface Block {
   mcpServers: Record<string, { type: string; url: string; headers: Record<string, string> }>;
@@ -43,14 +45,36 @@ test('client-config: --key and --sub give a block with the MCP URL, the key and 
 
   // The token verifies against the development identity provider's key, for the gateway's audience.
   const idp = await createDevIdp({ dataDir });
-  const verifier = createJwtVerifier({
-    issuer: 'http://127.0.0.1:8080/dev-idp',
-    audience: 'http://127.0.0.1:8080/mcp',
-    staticKeys: [{ jwk: idp.jwks().keys[0] as Record<string, unknown> }],
-  });
+  const verifier = createJwtVerifier(
+    resolveJwtConfig({
+      issuer: 'http://127.0.0.1:8080/dev-idp',
+      audience: 'http://127.0.0.1:8080/mcp',
+      staticKeys: [{ jwk: idp.jwks().keys[0] as Record<string, unknown> }],
+    }),
+  );
   const user = await verifier.verify(bearer.slice('Bearer '.length));
   verifier.close();
   assert.equal(user.subject, 'carol');
+});
+
+test('client-config and token: a configured gateway.mcp.path is the URL and the token audience', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-client-config-'));
+  const configFile = join(dataDir, 'toolgate.json');
+  writeFileSync(configFile, JSON.stringify({ gateway: { mcp: { path: '/agents/mcp' } } }));
+  const env = { TOOLGATE_DATA_DIR: dataDir, TOOLGATE_CONFIG: configFile };
+  const { primaryKey } = await createKey(env);
+  const out = await runCli(['client-config', '--key', primaryKey, '--sub', 'carol'], env);
+  assert.equal(out.code, 0, out.stderr);
+  const server = (JSON.parse(out.stdout) as Block).mcpServers['toolgate'];
+  assert.equal(server?.url, 'http://127.0.0.1:8080/agents/mcp');
+  const token = (server?.headers['Authorization'] ?? '').slice('Bearer '.length);
+  assert.equal(decodeJwt(token).aud, 'http://127.0.0.1:8080/agents/mcp');
+  const minted = await runCli(['token', '--sub', 'dave', '--json'], env);
+  assert.equal(minted.code, 0, minted.stderr);
+  assert.equal(
+    (JSON.parse(minted.stdout) as { audience: string }).audience,
+    'http://127.0.0.1:8080/agents/mcp',
+  );
 });
 
 test('client-config: without --key it uses the demo key; without --sub/--token no Authorization', async () => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createJwtVerifier } from '../../src/gateway/auth/jwt/verify.js';
 import { DEV_IDP_KEY_FILE, createDevIdp } from '../../src/gateway/auth/dev-idp/idp.js';
 import { runCli } from '../helpers/process.js';
+import { resolveJwtConfig } from '../../src/config/gateway-jwt.js';
 
 function json<T>(text: string): T {
   return JSON.parse(text) as T;
@@ -121,11 +122,13 @@ test('token: mints a dev-IdP token that verifies against the dev IdP key, with c
   );
   const [publicJwk] = (await createDevIdp({ dataDir })).jwks().keys;
   assert.ok(publicJwk);
-  const verifier = createJwtVerifier({
-    issuer: out.issuer,
-    audience: out.audience,
-    staticKeys: [{ jwk: publicJwk as Record<string, unknown> }],
-  });
+  const verifier = createJwtVerifier(
+    resolveJwtConfig({
+      issuer: out.issuer,
+      audience: out.audience,
+      staticKeys: [{ jwk: publicJwk as Record<string, unknown> }],
+    }),
+  );
   const user = await verifier.verify(out.token);
   verifier.close();
   assert.equal(user.subject, 'alice');

@@ -49,3 +49,34 @@ test('devIdentityProvider.users: a subject listed twice is refused with its inde
       error instanceof ConfigError && error.message.includes('users[1].sub: "a" is listed twice'),
   );
 });
+
+test('devIdentityProvider.enabled: true is refused outside development, naming the key', () => {
+  for (const environment of ['staging', 'production'])
+    assert.throws(
+      () =>
+        loadConfig({
+          env: { TOOLGATE_ENVIRONMENT: environment },
+          overrides: { gateway: { auth: { devIdentityProvider: { enabled: true } } } },
+        }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.message.startsWith(
+          `gateway.auth.devIdentityProvider.enabled: allowed only when environment is development (it is ${environment})`,
+        ),
+    );
+  // Off, or left to its default (off outside development), is fine everywhere; on is fine in development.
+  const production = { TOOLGATE_ENVIRONMENT: 'production' };
+  assert.doesNotThrow(() => loadConfig({ env: production }));
+  assert.doesNotThrow(() =>
+    loadConfig({
+      env: production,
+      overrides: { gateway: { auth: { devIdentityProvider: { enabled: false } } } },
+    }),
+  );
+  assert.doesNotThrow(() =>
+    loadConfig({
+      env: {},
+      overrides: { gateway: { auth: { devIdentityProvider: { enabled: true } } } },
+    }),
+  );
+});

@@ -1,21 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseRateLimitConfig } from '../../src/config/gateway-ratelimit.js';
-import { effectiveStore } from '../../src/gateway/ratelimit/limiter.js';
 
 describe('rate-limit configuration', () => {
   it('defaults to the documented policy', () => {
     const c = parseRateLimitConfig();
     assert.equal(c.store, undefined, 'no explicit store: chosen from whether Redis is configured');
-    assert.equal(effectiveStore(c, {}), 'memory');
-    assert.equal(
-      effectiveStore({ ...c, redis: { ...c.redis, url: 'redis://127.0.0.1:6379' } }, {}),
-      'redis',
-    );
-    assert.equal(
-      effectiveStore({ ...c, store: 'memory', redis: { ...c.redis, url: 'redis://x' } }, {}),
-      'memory',
-    );
     assert.deepEqual(c.user, { limit: 500, windowSeconds: 60 });
     assert.deepEqual(c.anonymous, { limit: 50, windowSeconds: 60 });
     assert.deepEqual(c.subscriptionDefault, { limit: 100, windowSeconds: 60 });

@@ -185,3 +185,41 @@ test('checks a schema cannot express run once, at load: trusted proxies, JWT alg
     windowSeconds: 60,
   });
 });
+
+test('loadConfig returns what it resolved: the JWT slice checked and completed, whether the development provider runs', () => {
+  const jwt = { issuer: 'https://idp.example.com', audience: 'https://gw.example.com/mcp' };
+  const config = loadConfig({ env: {}, overrides: { gateway: { auth: { jwt } } } });
+  const resolved = config.resolved.jwt;
+  assert.ok(resolved !== null);
+  assert.equal(resolved.mode, 'conditional');
+  assert.equal(resolved.issuer, jwt.issuer);
+  assert.equal(resolved.discovery?.url, 'https://idp.example.com/.well-known/openid-configuration');
+  assert.deepEqual(resolved.requiredClaims, ['exp']);
+  assert.equal(resolved.maxTokenLifetimeSeconds, undefined);
+  assert.ok(Object.isFrozen(resolved) && Object.isFrozen(config.resolved));
+  assert.equal(config.resolved.devIdentityProvider, true, 'on by default in development');
+
+  // Production: the default token lifetime bound applies, to the file's slice and to stored settings.
+  const production = loadConfig({
+    env: { TOOLGATE_ENVIRONMENT: 'production' },
+    overrides: { gateway: { auth: { jwt } } },
+  });
+  assert.equal(production.resolved.jwt?.maxTokenLifetimeSeconds, 86_400);
+  assert.equal(production.resolved.defaultMaxTokenLifetimeSeconds, 86_400);
+  assert.equal(production.resolved.devIdentityProvider, false, 'off by default elsewhere');
+
+  // Without a slice there is nothing to resolve; the development provider follows its switch.
+  const none = loadConfig({
+    env: {},
+    overrides: { gateway: { auth: { devIdentityProvider: { enabled: false } } } },
+  });
+  assert.equal(none.resolved.jwt, null);
+  assert.equal(none.resolved.devIdentityProvider, false);
+});
+
+test('the file cannot set what loadConfig resolves', () => {
+  const error = errorOf(() =>
+    loadConfig({ env: {}, overrides: { resolved: { devIdentityProvider: false } } }),
+  );
+  assert.match(error.message, /resolved: unknown key/);
+});

@@ -32,3 +32,28 @@ test('gateway ↛ payments, payments ↛ gateway, shared ↛ either (and shared 
       `${file}: ${line}`,
     );
 });
+
+test('config ↛ gateway, payments, cli (src/config and test/config); shared code and other config modules are fine', async () => {
+  const cases: [string, string, boolean][] = [
+    ['src/config/probe.ts', "import { x } from '../gateway/auth/jwt/secure-url.js';", true],
+    ['src/config/probe.ts', "import { x } from '../payments/domain/money.js';", true],
+    ['src/config/probe.ts', "import { x } from '../cli/main.js';", true],
+    [
+      'test/config/probe.test.ts',
+      "import { x } from '../../src/gateway/ratelimit/limiter.js';",
+      true,
+    ],
+    ['test/config/probe.test.ts', "import { x } from '../../src/cli/demo.js';", true],
+    // Allowed: shared code, another configuration module; and the applications reading configuration.
+    ['src/config/probe.ts', "import { x } from '../shared/secure-url.js';", false],
+    ['src/config/probe.ts', "import { x } from './gateway-jwt.js';", false],
+    ['test/config/probe.test.ts', "import { x } from '../../src/config/load.js';", false],
+    ['src/gateway/auth/probe.ts', "import { x } from '../../config/gateway-jwt.js';", false],
+  ];
+  for (const [file, line, expected] of cases)
+    assert.equal(
+      await restricted(file, `${line}\nexport const y = x;\n`),
+      expected,
+      `${file}: ${line}`,
+    );
+});

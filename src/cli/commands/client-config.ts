@@ -3,7 +3,7 @@
 // against the gateway's store first (a block with a dead key would only fail later, in the client).
 import { loadConfig } from '../../config/load.js';
 import type { FrozenConfig } from '../../config/schema.js';
-import { resolveIdentitySettings } from '../../gateway/auth/settings.js';
+import { mcpUrl } from '../../config/gateway-identity.js';
 import { SubscriptionStore } from '../../gateway/auth/subscriptions/store.js';
 import { maskSecret } from '../../shared/log/mask.js';
 import { COMMON_OPTIONS, UsageError, parseCommandArgs } from '../args.js';
@@ -77,7 +77,7 @@ export const clientConfigCommand: Command = {
         ? (await mintDevToken(config, { sub: values.sub, ttl })).token
         : (values.token ?? null);
     const block = mcpServersBlock(
-      { mcpUrl: resolveIdentitySettings(config).mcpUrl, subscriptionKey: key, sampleToken: token },
+      { mcpUrl: mcpUrl(config), subscriptionKey: key, sampleToken: token },
       name,
     );
     context.stdout.write(`${JSON.stringify(block, null, 2)}\n`);

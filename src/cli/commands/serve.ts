@@ -13,8 +13,9 @@ import { openAdminService } from '../../gateway/admin/service.js';
 import { COMMON_OPTIONS, parseCommandArgs } from '../args.js';
 import { parseWorkers, runWorkers, MAX_WORKERS } from '../workers.js';
 import { configuredSecrets } from '../secrets.js';
-import { deepFreeze } from '../../config/load.js';
-import type { Config } from '../../config/schema.js';
+import { reconfigure } from '../../config/load.js';
+import { mcpUrl } from '../../config/gateway-identity.js';
+import { devIdpIssuer } from '../../gateway/auth/settings.js';
 import { reservePort, type PortReservation } from '../../shared/http/port-reservation.js';
 import {
   demoAccess,
@@ -112,7 +113,7 @@ Stops gracefully on SIGTERM or SIGINT.
         const admin = parts.includes('admin') ? await demoAdminToken(config) : undefined;
         if (admin?.kind === 'demo') created.scrubber.add(admin.token);
         if (!cluster.isWorker)
-          printSummary(context, urls, values.json === true, access, plan, admin);
+          printSummary(context, config, urls, values.json === true, access, plan, admin);
       } catch (error) {
         for (const reservation of Object.values(reservations)) reservation.release();
         await Promise.allSettled(services.map((s) => s.close(0)));
@@ -156,9 +157,10 @@ async function serveWithWorkers(
       logger,
       signals: context.signals,
       onListening: (url, pids) => {
+        const endpoint = mcpUrl(config);
         if (json) {
           context.stderr.write(
-            `${JSON.stringify({ gatewayUrl: url, mcpUrl: `${url}/mcp`, workers: pids.length, pids })}\n`,
+            `${JSON.stringify({ gatewayUrl: url, mcpUrl: endpoint, workers: pids.length, pids })}\n`,
           );
           return;
         }
@@ -166,7 +168,7 @@ async function serveWithWorkers(
           [
             '',
             `toolgate is running: ${pids.length} gateway workers (pids ${pids.join(', ')}).`,
-            `  MCP endpoint:       ${url}/mcp`,
+            `  MCP endpoint:       ${endpoint}`,
             `  Gateway health:     ${url}/healthz`,
             'Press Ctrl+C to stop.',
             '',
@@ -191,13 +193,15 @@ async function withReservedPorts(
 ): Promise<FrozenConfig> {
   const wanted = parts.filter((part) => config[part].port === 0);
   if (wanted.length === 0) return config;
-  const copy = structuredClone(config) as Config;
+  const bound: [Part, number][] = [];
   for (const part of wanted) {
     const reservation = await reservePort(config[part].host);
     reservations[part] = reservation;
-    copy[part].port = reservation.port;
+    bound.push([part, reservation.port]);
   }
-  return deepFreeze(copy);
+  return reconfigure(config, (draft) => {
+    for (const [part, port] of bound) draft[part].port = port;
+  });
 }
 
 function adminTokenLine(admin: AdminTokenNotice): string {
@@ -215,6 +219,7 @@ function adminTokenLine(admin: AdminTokenNotice): string {
 
 function printSummary(
   context: CliContext,
+  config: FrozenConfig,
   urls: Record<string, string>,
   json: boolean,
   access: DemoAccess | undefined,
@@ -230,7 +235,7 @@ function printSummary(
   if (admin?.kind === 'demo') summary.adminToken = admin.token;
   if (urls.gateway) {
     summary.gatewayUrl = urls.gateway;
-    summary.mcpUrl = `${urls.gateway}/mcp`;
+    summary.mcpUrl = mcpUrl(config);
   }
   if (urls.payments) {
     summary.paymentsUrl = urls.payments;
@@ -244,7 +249,7 @@ function printSummary(
     summary.clientConfig = mcpServersBlock(access);
     // The development authorization server MCP clients sign in with (it exists whenever a token could be minted).
     if (access.sampleToken !== null && urls.gateway)
-      summary.authorizationServer = `${urls.gateway}/dev-idp`;
+      summary.authorizationServer = devIdpIssuer(config);
   }
   if (json) {
     context.stderr.write(`${JSON.stringify(summary)}\n`);

@@ -1,21 +1,21 @@
 // The user-JWT settings a running gateway enforces, swapped without a restart. At start they are the
-// configuration's (gateway.auth.jwt, or the development provider's) unless the admin API has stored a
-// version; then every `gateway.auth.settingsRefreshMs` one cheap query (the highest stored version) tells
-// whether a newer version exists, and only then is it read, resolved exactly as configuration is, and a
-// new verifier built and swapped in with one assignment. Requests read the current verifier from memory:
-// no I/O is added to the request path. A version that cannot be applied is logged and the gateway keeps
-// enforcing what it has.
-import type { JwtConfig, JwtConfigInput } from '../../config/gateway-jwt.js';
-import {
-  PRODUCTION_MAX_TOKEN_LIFETIME_SECONDS,
-  resolveJwtConfig,
-} from '../../config/gateway-jwt.js';
+// configuration's (gateway.auth.jwt as loadConfig resolved it, or the development provider's) unless the
+// admin API has stored a version; then every `gateway.auth.settingsRefreshMs` one cheap query (the highest
+// stored version) tells whether a newer version exists, and only then is it read, resolved exactly as
+// configuration is, and a new verifier built and swapped in with one assignment. Requests read the current
+// verifier from memory: no I/O is added to the request path. A version that cannot be applied is logged and
+// the gateway keeps enforcing what it has. The stored versions are read through the data plane's own
+// interface (stored-identity-settings.ts); the admin plane writes them.
+import { resolveJwtConfig, type JwtConfig, type JwtConfigInput } from '../../config/gateway-jwt.js';
 import type { DeepReadonly, FrozenConfig } from '../../config/schema.js';
 import { resolveIdentitySettings, type IdentitySettings } from './settings.js';
 import type { Logger } from '../../shared/log/logger.js';
 import type { Database } from '../../shared/db/types.js';
-import { jwtInputOf } from '../admin/identity-provider/settings.js';
-import { IdpSettingsRepository } from '../admin/identity-provider/store.js';
+import {
+  IdpSettingsReader,
+  jwtInputOf,
+  type IdpSettingsSource,
+} from './stored-identity-settings.js';
 import { createJwtVerifier, type JwtVerifier, type JwtVerifierDeps } from './jwt/verify.js';
 
 export interface LiveJwt {
@@ -24,7 +24,7 @@ export interface LiveJwt {
 }
 
 export interface LiveIdentityOptions {
-  readonly db: Database;
+  readonly stored: IdpSettingsSource;
   /** In force while no version is stored (configuration or development provider); null: none. */
   readonly configured: JwtConfig | null;
   /** The file's gateway.auth.jwt: its tuning stays under stored settings. */
@@ -44,14 +44,12 @@ interface State {
 
 export class LiveIdentityProvider {
   private state: State;
-  private readonly store: IdpSettingsRepository;
   private timer: NodeJS.Timeout | undefined;
   private pending: Promise<void> | undefined;
   /** A stored version that failed to apply (not retried until a newer one appears). */
   private failedVersion = 0;
 
   constructor(private readonly options: LiveIdentityOptions) {
-    this.store = new IdpSettingsRepository(options.db);
     this.state = { version: 0, config: options.configured, jwt: this.build(options.configured) };
   }
 
@@ -94,7 +92,7 @@ export class LiveIdentityProvider {
   private async check(): Promise<void> {
     let latest: number;
     try {
-      latest = await this.store.latestVersion();
+      latest = await this.options.stored.latestVersion();
     } catch (error) {
       this.options.logger.warn(
         { reason: error instanceof Error ? error.message : String(error) },
@@ -106,7 +104,7 @@ export class LiveIdentityProvider {
     try {
       let config = this.options.configured;
       if (latest > 0) {
-        const stored = await this.store.get(latest);
+        const stored = await this.options.stored.get(latest);
         if (!stored) return;
         if (stored.settings !== null)
           config = resolveJwtConfig(
@@ -152,11 +150,10 @@ export async function openLiveIdentity(
   settings: IdentitySettings = resolveIdentitySettings(config),
 ): Promise<LiveIdentityProvider> {
   const identity = new LiveIdentityProvider({
-    db,
+    stored: new IdpSettingsReader(db),
     configured: settings.jwt,
     file: config.gateway.auth.jwt,
-    defaultMaxTokenLifetimeSeconds:
-      config.environment === 'production' ? PRODUCTION_MAX_TOKEN_LIFETIME_SECONDS : undefined,
+    defaultMaxTokenLifetimeSeconds: config.resolved.defaultMaxTokenLifetimeSeconds,
     refreshMs: config.gateway.auth.settingsRefreshMs,
     logger,
   });

@@ -15,6 +15,7 @@ import { Admission } from '../../../src/gateway/admission/admission.js';
 import { mayUseTool, type Caller } from '../../../src/gateway/caller.js';
 import { GatewayError } from '../../../src/gateway/errors.js';
 import type { Tool } from '../../../src/gateway/catalogue/types.js';
+import { resolveJwtConfig } from '../../../src/config/gateway-jwt.js';
 
 const ISSUER = 'https://idp.example.test';
 const AUDIENCE = 'http://127.0.0.1:8080/mcp';
@@ -35,11 +36,13 @@ describe('admission', () => {
     const pair = await generateKeyPair('ES256', { extractable: true });
     privateKey = pair.privateKey;
     publicJwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'ES256' };
-    verifier = createJwtVerifier({
-      issuer: ISSUER,
-      audience: AUDIENCE,
-      staticKeys: [{ jwk: publicJwk as Record<string, unknown> }],
-    });
+    verifier = createJwtVerifier(
+      resolveJwtConfig({
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        staticKeys: [{ jwk: publicJwk as Record<string, unknown> }],
+      }),
+    );
     key = (
       await store.create({
         application: 'agent',

@@ -1,13 +1,10 @@
-// Identity-provider settings as the admin API stores them, and how they become the gateway's user-JWT
-// configuration: the stored fields (mode, issuer, audience, discovery URL or static keys, algorithms,
-// forwarded claims) replace those of `gateway.auth.jwt`; the file keeps the tuning the admin API does not
-// offer (clock tolerance, token size and lifetime bounds, required claims, caches, discovery timeouts).
+// Identity-provider settings as the admin API validates and stores them (the stored shape and its meaning
+// for the gateway: auth/stored-identity-settings.ts).
 import { Type, type Static } from '@sinclair/typebox';
 import {
   ASYMMETRIC_ALGORITHMS,
   SYMMETRIC_ALGORITHMS,
   type JwtConfig,
-  type JwtConfigInput,
 } from '../../../config/gateway-jwt.js';
 import type { DeepReadonly } from '../../../config/schema.js';
 import { stringEnum } from '../../../shared/json-schema/string-enum.js';
@@ -55,31 +52,8 @@ export const IdpSettingsSchema = Type.Object(
 
 export type IdpSettings = Static<typeof IdpSettingsSchema>;
 
-/** The gateway.auth.jwt input the settings make, over the file's own slice (when it has one). */
-export function jwtInputOf(
-  settings: IdpSettings,
-  file?: DeepReadonly<JwtConfigInput> | undefined,
-): JwtConfigInput {
-  const { discovery: fileDiscovery, ...tuning } = structuredClone(file ?? {}) as JwtConfigInput;
-  delete tuning.staticKeys;
-  delete tuning.algorithms;
-  const { url: _fileUrl, ...discoveryTuning } = fileDiscovery ?? {};
-  const input: JwtConfigInput = {
-    ...tuning,
-    mode: settings.mode,
-    issuer: settings.issuer,
-    audience: settings.audience,
-    forwardClaims: Object.fromEntries(settings.forwardClaims.map((f) => [f.claim, f.header])),
-  };
-  if (settings.jwks !== undefined) input.staticKeys = settings.jwks.keys.map((jwk) => ({ jwk }));
-  if (settings.discoveryUrl !== undefined || settings.jwks === undefined)
-    input.discovery = {
-      ...discoveryTuning,
-      ...(settings.discoveryUrl === undefined ? {} : { url: settings.discoveryUrl }),
-    };
-  if (settings.algorithms !== undefined) input.algorithms = [...settings.algorithms];
-  return input;
-}
+/** How stored settings become the gateway's user-JWT configuration is the data plane's to say. */
+export { jwtInputOf } from '../../auth/stored-identity-settings.js';
 
 /** The settings an effective JwtConfig amounts to (the configuration file's, before any stored version). */
 export function settingsOf(config: JwtConfig): IdpSettings {

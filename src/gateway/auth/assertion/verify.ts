@@ -1,10 +1,10 @@
 // Accepting gateway identity assertions (used by backends such as the payment service):
 // audience = the backend itself, issuer = the gateway, explicit typ, short maximum age.
-import type { JWK } from 'jose';
+import { createLocalJWKSet, type JWK } from 'jose';
 import { AuthError } from '../jwt/errors.js';
 import { createRemoteKeySet } from '../jwt/discovery.js';
 import type { FetchFn } from '../jwt/fetch-json.js';
-import { matches, publicOnly, type KeyEntry, type KeySource } from '../jwt/key-entry.js';
+import { publicKeySet, selectKey, type KeySource } from '../jwt/key-entry.js';
 import { verifyJwtCore } from '../jwt/verify.js';
 import { ASSERTION_TYP } from './sign.js';
 
@@ -31,18 +31,8 @@ export interface VerifiedAssertion {
 }
 
 function localKeys(jwks: { keys: JWK[] }): KeySource {
-  const entries: KeyEntry[] = jwks.keys.flatMap((jwk) => {
-    const pub = publicOnly(jwk);
-    return pub ? [{ kid: jwk.kid, alg: jwk.alg, jwk: pub, imported: new Map() }] : [];
-  });
-  return {
-    getKeys(query) {
-      const found = entries.filter((e) => matches(e, query));
-      return found.length > 0
-        ? Promise.resolve(found)
-        : Promise.reject(new AuthError('KEY_NOT_FOUND', 'no gateway key matches the assertion'));
-    },
-  };
+  const set = createLocalJWKSet(publicKeySet(jwks));
+  return (header) => selectKey(set, header, 'no gateway key matches the assertion');
 }
 
 export function createAssertionVerifier(options: AssertionVerifierOptions): {

@@ -57,8 +57,33 @@ function withoutClientScope(
   return rest;
 }
 
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/**
+ * MCP authorization (2025-11-25, Communication Security): every redirect URI is a loopback http URL
+ * (127.0.0.1, [::1], localhost) or an https URL. oidc-provider lets a client registered as `native` use
+ * plain http on any host it names loopback and custom schemes, and one registered as `web` use http on
+ * any host; both would send authorization codes in clear or to another application. Refused with
+ * `invalid_redirect_uri` (RFC 7591 §3.2.2: the error code follows from the message's first word).
+ */
+function checkRedirectUris(value: unknown): void {
+  if (!Array.isArray(value)) return; // oidc-provider reports the shape itself
+  for (const uri of value) {
+    const url = typeof uri === 'string' ? URL.parse(uri) : null;
+    if (url === null) continue;
+    if (url.protocol === 'https:') continue;
+    if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) continue;
+    throw new errors.InvalidClientMetadata(
+      `redirect_uris must be https URLs or loopback http URLs (127.0.0.1, [::1], localhost): ${url.protocol}//${url.host} is neither`,
+    );
+  }
+}
+
 export function createAuthorizationServer(options: AuthorizationServerOptions): Provider {
   const users = new Map(options.users.map((u) => [u.sub, u]));
+  // The clients configured here (the portal) are this deployment's own; every other client — registered
+  // (RFC 7591) or named by a client ID metadata document — follows the MCP redirect URI rule.
+  const ownClients = new Set((options.clients ?? []).map((c) => c.clientId));
   const resources = new Set(options.resources);
   const resourceScope = [...new Set(options.resourceScopes)].join(' ');
   const provider = new Provider(options.issuer, {
@@ -91,6 +116,19 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     interactions: {
       url: (_ctx: unknown, interaction: { uid: string }) =>
         `${options.interactionPath}/${interaction.uid}`,
+    },
+    extraClientMetadata: {
+      properties: ['redirect_uris'],
+      validator: (
+        _ctx: unknown,
+        key: string,
+        value: unknown,
+        metadata: { client_id?: unknown },
+      ) => {
+        if (key !== 'redirect_uris') return;
+        if (typeof metadata.client_id === 'string' && ownClients.has(metadata.client_id)) return;
+        checkRedirectUris(value);
+      },
     },
     responseTypes: ['code'],
     // The one signing key is EC P-256: ID tokens (and userinfo) default to ES256, not RS256.

@@ -4,7 +4,7 @@
 // derive it from configuration here, so they agree on the client id and the callback addresses.
 import type { FrozenConfig } from '../../../config/schema.js';
 import type { AdminOidcConfig } from '../../../config/admin-portal.js';
-import { resolveIdentitySettings } from '../settings.js';
+import { devIdpIssuer } from '../settings.js';
 
 export const DEV_PORTAL_CLIENT_ID = 'toolgate-portal';
 const CALLBACK_PATH = '/portal/auth/callback';
@@ -26,10 +26,9 @@ export function devPortalRedirectUris(config: FrozenConfig): string[] {
  */
 export function devPortalOidc(config: FrozenConfig): AdminOidcConfig | undefined {
   if (config.admin.oidc !== undefined || !config.admin.enabled) return undefined;
-  const settings = resolveIdentitySettings(config);
-  if (!settings.devIdp.enabled) return undefined;
+  if (!config.resolved.devIdentityProvider) return undefined;
   return {
-    issuer: settings.devIdp.issuer,
+    issuer: devIdpIssuer(config),
     clientId: DEV_PORTAL_CLIENT_ID,
     scopes: ['openid', 'profile'],
     algorithms: ['ES256'],

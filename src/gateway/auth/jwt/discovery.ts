@@ -1,14 +1,19 @@
-// Keys from an OpenID provider: OIDC discovery document → jwks_uri → JWKS, cached in memory.
+// Keys from an OpenID provider: OIDC discovery document → jwks_uri → JWKS, held as a jose local key set
+// (jose selects and imports the key for each token). What stays here is when to fetch, which jose's
+// createRemoteJWKSet cannot be told (measured in bench/auth/jwks-outage.ts: during an outage it refuses
+// every token once its cache is old, and asks the failing provider each time):
 // - Keys are refreshed when older than cacheMaxAgeMs, and on an unknown kid at most once per cooldownMs.
 // - A failed refresh keeps the cached keys usable for staleIfErrorMs beyond cacheMaxAgeMs; after that
 //   every token is rejected with JWKS_UNAVAILABLE (fail closed) until the provider answers again.
-// - Fetch attempts (successful or not) are spaced by cooldownMs, so an outage is not amplified.
-// - Keys are only ever obtained from the configured URLs; JOSE headers (jku, x5u, jwk, x5c) are never
-//   consulted.
-import type { JWK } from 'jose';
+// - Fetch attempts (successful or not) are spaced by cooldownMs, so an outage is not amplified and no
+//   request waits for a provider that has just failed.
+// - Concurrent refreshes share one fetch; time is the injected clock's.
+// - Keys are only ever obtained from the configured URLs through the bounded fetch (fetch-json.ts); JOSE
+//   headers (jku, x5u, jwk, x5c) are never consulted.
+import { createLocalJWKSet, type LocalJWKSet } from 'jose';
 import { AuthError } from './errors.js';
 import { fetchJson, type FetchFn } from './fetch-json.js';
-import { matches, publicOnly, type KeyEntry, type KeyQuery, type KeySource } from './key-entry.js';
+import { publicKeySet, selectKey, type KeySource } from './key-entry.js';
 
 export interface RemoteKeySetOptions {
   /** Issuer the discovery document must declare (exact string match). */
@@ -33,46 +38,24 @@ export interface RemoteKeySet extends KeySource {
   refresh(): Promise<void>;
 }
 
-const MAX_KEYS = 100;
-const ASYMMETRIC_KTY = new Set(['RSA', 'EC', 'OKP']);
-
-function parseJwks(body: unknown): KeyEntry[] {
-  const keys = (body as { keys?: unknown } | null)?.keys;
-  if (!Array.isArray(keys)) throw new AuthError('JWKS_UNAVAILABLE', 'JWKS has no "keys" array');
-  const entries: KeyEntry[] = [];
-  for (const raw of keys.slice(0, MAX_KEYS)) {
-    if (typeof raw !== 'object' || raw === null) continue;
-    const jwk = raw as JWK;
-    // Symmetric keys are never taken from a remote set (that would enable HS* confusion).
-    if (typeof jwk.kty !== 'string' || !ASYMMETRIC_KTY.has(jwk.kty)) continue;
-    const pub = publicOnly(jwk);
-    if (!pub) continue;
-    const kid = typeof jwk.kid === 'string' ? jwk.kid : undefined;
-    const alg = typeof jwk.alg === 'string' ? jwk.alg : undefined;
-    entries.push({ kid, alg, jwk: pub, imported: new Map() });
-  }
-  return entries;
-}
-
 export function createRemoteKeySet(options: RemoteKeySetOptions): RemoteKeySet {
-  const doFetch: FetchFn = options.fetch ?? ((url, init) => fetch(url, init));
-  const clock = options.clock ?? Date.now;
-  const fetchOpts = {
-    fetch: doFetch,
+  const fetchOptions = {
+    fetch: options.fetch ?? ((url, init) => fetch(url, init)),
     timeoutMs: options.timeoutMs,
     maxBytes: options.maxResponseBytes,
-  };
+  } satisfies Parameters<typeof fetchJson>[2];
+  const clock = options.clock ?? Date.now;
   if (!options.discoveryUrl && !options.jwksUrl)
     throw new AuthError('CONFIG_INVALID', 'a discovery URL or a JWKS URL is required');
 
-  let keys: KeyEntry[] | undefined;
+  let keys: LocalJWKSet | undefined;
   let fetchedAt = Number.NEGATIVE_INFINITY;
   let lastAttemptAt = Number.NEGATIVE_INFINITY;
   let inflight: Promise<void> | undefined;
 
   async function resolveJwksUrl(): Promise<string> {
     if (!options.discoveryUrl) return options.jwksUrl as string;
-    const doc = await fetchJson(options.discoveryUrl, 'discovery document', fetchOpts);
+    const doc = await fetchJson(options.discoveryUrl, 'discovery document', fetchOptions);
     if (typeof doc !== 'object' || doc === null)
       throw new AuthError('JWKS_UNAVAILABLE', 'discovery document is not an object');
     const { issuer, jwks_uri: jwksUri } = doc as { issuer?: unknown; jwks_uri?: unknown };
@@ -89,11 +72,8 @@ export function createRemoteKeySet(options: RemoteKeySetOptions): RemoteKeySet {
   async function load(): Promise<void> {
     lastAttemptAt = clock();
     try {
-      const jwksUrl = await resolveJwksUrl();
-      const next = parseJwks(await fetchJson(jwksUrl, 'JWKS', fetchOpts));
-      // Keep already imported CryptoKeys of keys that did not change.
-      const previous = new Map((keys ?? []).map((k) => [JSON.stringify(k.jwk), k]));
-      keys = next.map((k) => previous.get(JSON.stringify(k.jwk)) ?? k);
+      const jwks = await fetchJson(await resolveJwksUrl(), 'JWKS', fetchOptions);
+      keys = createLocalJWKSet(publicKeySet(jwks));
       fetchedAt = clock();
     } catch (err) {
       const error =
@@ -123,11 +103,11 @@ export function createRemoteKeySet(options: RemoteKeySetOptions): RemoteKeySet {
     return true;
   }
 
-  async function getKeys(query: KeyQuery): Promise<KeyEntry[]> {
+  const NOT_FOUND = 'no signing key of the identity provider matches the token';
+  const select: KeySource = async (header) => {
     let refreshed = false;
-    if (keys === undefined || clock() - fetchedAt >= options.cacheMaxAgeMs) {
+    if (keys === undefined || clock() - fetchedAt >= options.cacheMaxAgeMs)
       refreshed = await refreshIfAllowed();
-    }
     if (keys === undefined)
       throw new AuthError(
         'JWKS_UNAVAILABLE',
@@ -138,17 +118,14 @@ export function createRemoteKeySet(options: RemoteKeySetOptions): RemoteKeySet {
         'JWKS_UNAVAILABLE',
         'signing keys of the identity provider could not be refreshed and are too old to trust',
       );
-    let found = keys.filter((k) => matches(k, query));
-    if (found.length === 0 && !refreshed && (await refreshIfAllowed())) {
-      found = keys.filter((k) => matches(k, query));
+    try {
+      return await selectKey(keys, header, NOT_FOUND);
+    } catch (error) {
+      // An unknown kid: the provider may have rotated its keys; look once more (cooldown permitting).
+      const unknown = error instanceof AuthError && error.code === 'KEY_NOT_FOUND';
+      if (!unknown || refreshed || !(await refreshIfAllowed())) throw error;
+      return selectKey(keys, header, NOT_FOUND);
     }
-    if (found.length === 0)
-      throw new AuthError(
-        'KEY_NOT_FOUND',
-        'no signing key of the identity provider matches the token',
-      );
-    return found;
-  }
-
-  return { getKeys, refresh };
+  };
+  return Object.assign(select, { refresh });
 }

@@ -1,10 +1,10 @@
-// Builds the key source a verifier uses from configuration: static keys, OIDC discovery, or both
-// (static keys are consulted first).
+// Builds the key source a verifier uses from configuration: static keys, OIDC discovery, or both (static
+// keys are consulted first; the provider's only when none of them fits).
 import { AuthError } from './errors.js';
 import type { JwtConfig } from '../../../config/gateway-jwt.js';
 import { createRemoteKeySet } from './discovery.js';
 import type { FetchFn } from './fetch-json.js';
-import type { KeyEntry, KeyQuery, KeySource } from './key-entry.js';
+import type { KeySource } from './key-entry.js';
 import { createStaticKeySource } from './static-keys.js';
 
 export interface KeySourceDeps {
@@ -33,17 +33,16 @@ export function createKeySource(config: JwtConfig, deps: KeySourceDeps = {}): Ke
   }
   const [only] = sources;
   if (sources.length === 1 && only) return only;
-  return {
-    async getKeys(query: KeyQuery): Promise<KeyEntry[]> {
-      let lastError: unknown = new AuthError('KEY_NOT_FOUND', 'no key matches the token');
-      for (const source of sources) {
-        try {
-          return await source.getKeys(query);
-        } catch (err) {
-          lastError = err;
-        }
+  return async (header, token) => {
+    let lastError: unknown = new AuthError('KEY_NOT_FOUND', 'no key matches the token');
+    for (const source of sources) {
+      try {
+        return await source(header, token);
+      } catch (error) {
+        if (!(error instanceof AuthError)) throw error; // several candidates: the verifier tries them
+        lastError = error;
       }
-      throw lastError;
-    },
+    }
+    throw lastError;
   };
 }

@@ -1,17 +1,15 @@
 // User-JWT verification. Order of checks (cheapest and most dangerous first):
 // size cap → cache → 3 base64url segments → header JSON → alg allow-list (never "none") → crit →
-// kid shape → key lookup (configured keys only; jku/x5u/jwk/x5c are never used) → signature and
-// claims via jose (iss exact, aud contains, exp/nbf with tolerance, required claims) → a subject that
-// reaches backends unchanged (subject.ts).
-import { errors, jwtVerify, type JWTPayload } from 'jose';
+// kid shape → key selection by jose from the configured keys only (jku/x5u/jwk/x5c are never used) →
+// signature and claims via jose (iss exact, aud contains, exp/nbf with tolerance, required claims) →
+// iat and lifetime bounds (token-times.ts) → a subject that reaches backends unchanged (subject.ts).
+// The checks before key selection are ours so that a token refused on its face costs no key fetch and
+// gets its own error code; jose repeats some of them.
+import { errors, jwtVerify, type JWTPayload, type JWTVerifyOptions } from 'jose';
 import { AuthError } from './errors.js';
-import {
-  resolveJwtConfig,
-  type JwtConfig,
-  type JwtConfigInput,
-} from '../../../config/gateway-jwt.js';
+import type { JwtConfig } from '../../../config/gateway-jwt.js';
 import type { FetchFn } from './fetch-json.js';
-import { importFor, type KeySource } from './key-entry.js';
+import type { KeySource } from './key-entry.js';
 import { createKeySource } from './key-source.js';
 import { createTokenCache, sha256Hex } from './token-cache.js';
 import { checkSubject } from './subject.js';
@@ -88,6 +86,8 @@ function mapJoseError(err: unknown): AuthError {
     return new AuthError('ALG_NOT_ALLOWED', 'the token algorithm is not allowed');
   if (err instanceof errors.JWTInvalid || err instanceof errors.JWSInvalid)
     return malformed('the token is not a valid JWT');
+  if (err instanceof errors.JWKSNoMatchingKey)
+    return new AuthError('KEY_NOT_FOUND', 'no usable key matches the token');
   return new AuthError('SIGNATURE_INVALID', 'the token could not be verified');
 }
 
@@ -125,41 +125,35 @@ export async function verifyJwtCore(
   )
     throw malformed('the "kid" header is invalid');
 
-  const candidates = await keys.getKeys({ alg, kid });
-  let lastError: unknown = new AuthError('KEY_NOT_FOUND', 'no usable key');
-  for (const entry of candidates) {
-    let key;
-    try {
-      key = await importFor(entry, alg);
-    } catch {
-      lastError = new AuthError('KEY_NOT_FOUND', 'no usable key matches the token');
-      continue;
+  const options: JWTVerifyOptions = {
+    issuer: opts.issuer,
+    audience: opts.audience,
+    algorithms: [alg],
+    clockTolerance: opts.clockToleranceSeconds,
+    requiredClaims: opts.requiredClaims,
+    currentDate: new Date(opts.clock()),
+    ...(opts.typ !== undefined ? { typ: opts.typ } : {}),
+    ...(opts.maxTokenAgeSeconds !== undefined ? { maxTokenAge: opts.maxTokenAgeSeconds } : {}),
+  };
+  try {
+    return (await jwtVerify(token, keys, options)).payload;
+  } catch (error) {
+    if (!(error instanceof errors.JWKSMultipleMatchingKeys)) throw mapJoseError(error);
+    // Several keys fit (no kid, or a kid shared across a rotation): the first whose signature holds.
+    let last: unknown = new AuthError('KEY_NOT_FOUND', 'no usable key matches the token');
+    for await (const key of error) {
+      try {
+        return (await jwtVerify(token, key, options)).payload;
+      } catch (attempt) {
+        last = attempt;
+        if (!(attempt instanceof errors.JWSSignatureVerificationFailed)) break;
+      }
     }
-    try {
-      const { payload } = await jwtVerify(token, key, {
-        issuer: opts.issuer,
-        audience: opts.audience,
-        algorithms: [alg],
-        clockTolerance: opts.clockToleranceSeconds,
-        requiredClaims: opts.requiredClaims,
-        currentDate: new Date(opts.clock()),
-        ...(opts.typ !== undefined ? { typ: opts.typ } : {}),
-        ...(opts.maxTokenAgeSeconds !== undefined ? { maxTokenAge: opts.maxTokenAgeSeconds } : {}),
-      });
-      return payload;
-    } catch (err) {
-      lastError = err;
-      if (!(err instanceof errors.JWSSignatureVerificationFailed)) break;
-    }
+    throw mapJoseError(last);
   }
-  throw mapJoseError(lastError);
 }
 
-export function createJwtVerifier(
-  configInput: JwtConfigInput | JwtConfig,
-  deps: JwtVerifierDeps = {},
-): JwtVerifier {
-  const config = resolveJwtConfig(configInput);
+export function createJwtVerifier(config: JwtConfig, deps: JwtVerifierDeps = {}): JwtVerifier {
   const clock = deps.clock ?? Date.now;
   const keys = deps.keySource ?? createKeySource(config, { ...deps, clock });
   const cache = createTokenCache<VerifiedUser>({ ...config.tokenCache, clock });
@@ -201,7 +195,6 @@ export function createJwtVerifier(
     verify,
     close() {
       cache.clear();
-      keys.close?.();
     },
   };
 }

@@ -100,6 +100,43 @@ describe('development authorization server', () => {
     return (response.json() as { client_id: string }).client_id;
   }
 
+  async function registerWith(metadata: Record<string, unknown>): Promise<LightMyRequestResponse> {
+    return app.inject({
+      method: 'POST',
+      url: '/dev-idp/reg',
+      headers: { host: 'gw.test', 'content-type': 'application/json' },
+      payload: { token_endpoint_auth_method: 'none', ...metadata },
+    });
+  }
+
+  test('MCP authorization: open registration accepts only https and loopback http redirect URIs', async () => {
+    for (const uri of [
+      'http://127.0.0.1:33418/callback',
+      'http://localhost:6274/oauth/callback',
+      'http://[::1]:8080/cb',
+      'https://vscode.dev/redirect',
+    ]) {
+      const accepted = await registerWith({ redirect_uris: [uri] });
+      assert.equal(accepted.statusCode, 201, `${uri}: ${accepted.body}`);
+    }
+    for (const [uri, applicationType] of [
+      ['http://attacker.example/cb', 'web'],
+      ['http://192.168.1.20:8080/cb', 'web'],
+      ['http://127.0.0.1.nip.io/cb', 'web'],
+      ['http://10.0.0.7/cb', 'native'],
+      ['com.example.agent:/oauth/callback', 'native'],
+    ] as const) {
+      const refused = await registerWith({
+        redirect_uris: ['http://127.0.0.1:1/cb', uri],
+        application_type: applicationType,
+      });
+      assert.equal(refused.statusCode, 400, `${uri}: ${refused.body}`);
+      const body = refused.json() as { error: string; error_description: string };
+      assert.equal(body.error, 'invalid_redirect_uri', uri);
+      assert.match(body.error_description, /https URLs or loopback http URLs/, uri);
+    }
+  });
+
   function authorizeUrl(clientId: string, challenge: string): string {
     return `/dev-idp/auth?${new URLSearchParams({
       client_id: clientId,

@@ -14,6 +14,7 @@ import {
 } from '../../../../src/gateway/auth/dev-idp/routes.js';
 import { createJwtVerifier } from '../../../../src/gateway/auth/jwt/verify.js';
 import { AuthError } from '../../../../src/gateway/auth/jwt/errors.js';
+import { resolveJwtConfig } from '../../../../src/config/gateway-jwt.js';
 
 async function tempDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'tg-dev-idp-'));
@@ -64,7 +65,7 @@ describe('development identity provider', () => {
       await rm(dir, { recursive: true, force: true });
     });
     const audience = 'http://127.0.0.1:8080/mcp';
-    const verifier = createJwtVerifier({ issuer, audience });
+    const verifier = createJwtVerifier(resolveJwtConfig({ issuer, audience }));
     const token = await idp.mintToken({
       sub: 'alice',
       ttlSeconds: 600,

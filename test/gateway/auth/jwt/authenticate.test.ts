@@ -5,6 +5,7 @@ import { createJwtVerifier, type JwtVerifier } from '../../../../src/gateway/aut
 import { challengeFor } from '../../../../src/gateway/auth/jwt/www-authenticate.js';
 import { AuthError } from '../../../../src/gateway/auth/jwt/errors.js';
 import { makeKey, mint, type SigningKey } from '../helpers.js';
+import { resolveJwtConfig } from '../../../../src/config/gateway-jwt.js';
 
 const ISSUER = 'https://idp.example.com';
 const AUDIENCE = 'https://gw.example.com/mcp';
@@ -15,11 +16,13 @@ const code = (c: string) => (err: unknown) => err instanceof AuthError && err.co
 
 before(async () => {
   key = await makeKey('k1');
-  verifier = createJwtVerifier({
-    issuer: ISSUER,
-    audience: AUDIENCE,
-    staticKeys: [{ jwk: key.publicJwk }],
-  });
+  verifier = createJwtVerifier(
+    resolveJwtConfig({
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      staticKeys: [{ jwk: key.publicJwk }],
+    }),
+  );
   good = await mint(key, {
     iss: ISSUER,
     aud: AUDIENCE,

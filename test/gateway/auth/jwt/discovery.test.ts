@@ -52,12 +52,12 @@ describe('OIDC discovery key set (oidc-provider on loopback)', () => {
     started.push(idp);
     clock = makeClock();
     const verifier = createJwtVerifier(
-      {
+      resolveJwtConfig({
         issuer: idp.issuer,
         audience: AUDIENCE,
         discovery: { cooldownMs: COOLDOWN, cacheMaxAgeMs: MAX_AGE, staleIfErrorMs: STALE },
         tokenCache: { maxEntries: 0 },
-      },
+      }),
       { clock },
     );
     const token = (key: SigningKey, sub = 'alice') =>
@@ -188,7 +188,7 @@ describe('discovery transport rules', () => {
       fetch,
       ...remoteDefaults,
     });
-    await rejects(set.getKeys({ alg: 'RS256', kid: 'k1' }), 'JWKS_UNAVAILABLE');
+    await rejects(set({ alg: 'RS256', kid: 'k1' }), 'JWKS_UNAVAILABLE');
     assert.deepEqual(fetch.urls, ['https://idp.test/.well-known/openid-configuration']);
   });
 
@@ -204,7 +204,7 @@ describe('discovery transport rules', () => {
       fetch,
       ...remoteDefaults,
     });
-    await rejects(set.getKeys({ alg: 'RS256', kid: 'k1' }), 'JWKS_UNAVAILABLE');
+    await rejects(set({ alg: 'RS256', kid: 'k1' }), 'JWKS_UNAVAILABLE');
     assert.equal(fetch.urls.length, 1);
   });
 
@@ -228,7 +228,7 @@ describe('discovery transport rules', () => {
         fetch,
         ...remoteDefaults,
       });
-      await rejects(set.getKeys({ alg: 'RS256', kid: 'k1' }), 'JWKS_UNAVAILABLE');
+      await rejects(set({ alg: 'RS256', kid: 'k1' }), 'JWKS_UNAVAILABLE');
     }
   });
 
@@ -249,7 +249,7 @@ describe('discovery transport rules', () => {
     // AbortSignal.timeout() timers are unref'd; keep the event loop alive as a server would.
     const keepAlive = setInterval(() => undefined, 1000);
     try {
-      await rejects(set.getKeys({ alg: 'RS256', kid: 'k1' }), 'JWKS_UNAVAILABLE');
+      await rejects(set({ alg: 'RS256', kid: 'k1' }), 'JWKS_UNAVAILABLE');
     } finally {
       clearInterval(keepAlive);
     }
@@ -266,7 +266,7 @@ describe('discovery transport rules', () => {
       clock: makeClock(),
       ...remoteDefaults,
     });
-    await rejects(set.getKeys({ alg: 'HS256', kid: 'h' }), 'KEY_NOT_FOUND');
-    await rejects(set.getKeys({ alg: 'RS256', kid: 'k1' }), 'KEY_NOT_FOUND');
+    await rejects(set({ alg: 'HS256', kid: 'h' }), 'KEY_NOT_FOUND');
+    await rejects(set({ alg: 'RS256', kid: 'k1' }), 'KEY_NOT_FOUND');
   });
 });

@@ -10,6 +10,7 @@ import { SignJWT, importPKCS8 } from 'jose';
 import { createJwtVerifier } from '../../../../src/gateway/auth/jwt/verify.js';
 import { AuthError } from '../../../../src/gateway/auth/jwt/errors.js';
 import { makeKey, mint, recordingFetch, type SigningKey } from '../helpers.js';
+import { resolveJwtConfig } from '../../../../src/config/gateway-jwt.js';
 
 const ISSUER = 'https://idp.example.com';
 const AUDIENCE = 'https://gateway.test/mcp';
@@ -40,7 +41,11 @@ describe('static keys', () => {
   test('Spec Authentication §2: a static JWK verifies and no discovery request is made', async () => {
     const fetch = recordingFetch();
     const verifier = createJwtVerifier(
-      { issuer: ISSUER, audience: AUDIENCE, staticKeys: [{ jwk: rsa.publicJwk }] },
+      resolveJwtConfig({
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        staticKeys: [{ jwk: rsa.publicJwk }],
+      }),
       { fetch },
     );
     assert.equal((await verifier.verify(await mint(rsa, claims()))).subject, 'alice');
@@ -48,11 +53,13 @@ describe('static keys', () => {
   });
 
   test('Spec Authentication §2: several static keys (JWK + PEM SPKI) are selected by kid', async () => {
-    const verifier = createJwtVerifier({
-      issuer: ISSUER,
-      audience: AUDIENCE,
-      staticKeys: [{ jwk: rsa.publicJwk }, { kid: 'ec-1', pem: spki(ec) }],
-    });
+    const verifier = createJwtVerifier(
+      resolveJwtConfig({
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        staticKeys: [{ jwk: rsa.publicJwk }, { kid: 'ec-1', pem: spki(ec) }],
+      }),
+    );
     assert.equal((await verifier.verify(await mint(rsa, claims({ sub: 'r' })))).subject, 'r');
     assert.equal((await verifier.verify(await mint(ec, claims({ sub: 'e' })))).subject, 'e');
     await assert.rejects(
@@ -63,11 +70,13 @@ describe('static keys', () => {
 
   test('RFC 7515 §4.1.4: without a kid, the key fitting the alg is used', async () => {
     const other = await makeKey('rsa-2', 'RS256');
-    const verifier = createJwtVerifier({
-      issuer: ISSUER,
-      audience: AUDIENCE,
-      staticKeys: [{ pem: spki(other) }, { pem: spki(rsa) }, { pem: spki(ec) }],
-    });
+    const verifier = createJwtVerifier(
+      resolveJwtConfig({
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        staticKeys: [{ pem: spki(other) }, { pem: spki(rsa) }, { pem: spki(ec) }],
+      }),
+    );
     const noKid = await new SignJWT(claims())
       .setProtectedHeader({ alg: 'RS256' })
       .sign(rsa.privateKey);
@@ -110,11 +119,13 @@ describe('static keys', () => {
     }
     const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
     const privateKey = await importPKCS8(readFileSync(join(dir, 'key.pem'), 'utf8'), 'ES256');
-    const verifier = createJwtVerifier({
-      issuer: ISSUER,
-      audience: AUDIENCE,
-      staticKeys: [{ kid: 'cert-1', pem: cert }],
-    });
+    const verifier = createJwtVerifier(
+      resolveJwtConfig({
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        staticKeys: [{ kid: 'cert-1', pem: cert }],
+      }),
+    );
     const token = await new SignJWT(claims())
       .setProtectedHeader({ alg: 'ES256', kid: 'cert-1' })
       .sign(privateKey);
@@ -122,27 +133,37 @@ describe('static keys', () => {
   });
 
   test('RFC 8725 §3.1: a static key restricted to one alg is not used for another', async () => {
-    const verifier = createJwtVerifier({
-      issuer: ISSUER,
-      audience: AUDIENCE,
-      staticKeys: [{ alg: 'PS256', jwk: { ...rsa.publicJwk, alg: undefined } }],
-    });
+    const verifier = createJwtVerifier(
+      resolveJwtConfig({
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        staticKeys: [{ alg: 'PS256', jwk: { ...rsa.publicJwk, alg: undefined } }],
+      }),
+    );
     await assert.rejects(verifier.verify(await mint(rsa, claims())), isCode('KEY_NOT_FOUND'));
   });
 
   test('Decision jwt/static-keys: private key material in a static key is refused at configuration', () => {
     assert.throws(
       () =>
-        createJwtVerifier({
-          issuer: ISSUER,
-          audience: AUDIENCE,
-          staticKeys: [{ jwk: rsa.privateJwk }],
-        }),
+        createJwtVerifier(
+          resolveJwtConfig({
+            issuer: ISSUER,
+            audience: AUDIENCE,
+            staticKeys: [{ jwk: rsa.privateJwk }],
+          }),
+        ),
       isCode('CONFIG_INVALID'),
     );
     assert.throws(
       () =>
-        createJwtVerifier({ issuer: ISSUER, audience: AUDIENCE, staticKeys: [{ pem: 'garbage' }] }),
+        createJwtVerifier(
+          resolveJwtConfig({
+            issuer: ISSUER,
+            audience: AUDIENCE,
+            staticKeys: [{ pem: 'garbage' }],
+          }),
+        ),
       isCode('CONFIG_INVALID'),
     );
   });
@@ -150,14 +171,16 @@ describe('static keys', () => {
   test('RFC 7518 §3.2: a static HMAC key shorter than the hash output is refused', () => {
     assert.throws(
       () =>
-        createJwtVerifier({
-          issuer: ISSUER,
-          audience: AUDIENCE,
-          algorithms: ['HS256'],
-          staticKeys: [
-            { alg: 'HS256', jwk: { kty: 'oct', k: Buffer.alloc(16).toString('base64url') } },
-          ],
-        }),
+        createJwtVerifier(
+          resolveJwtConfig({
+            issuer: ISSUER,
+            audience: AUDIENCE,
+            algorithms: ['HS256'],
+            staticKeys: [
+              { alg: 'HS256', jwk: { kty: 'oct', k: Buffer.alloc(16).toString('base64url') } },
+            ],
+          }),
+        ),
       isCode('CONFIG_INVALID'),
     );
   });

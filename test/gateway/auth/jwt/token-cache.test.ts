@@ -7,6 +7,7 @@ import { createTokenCache } from '../../../../src/gateway/auth/jwt/token-cache.j
 import type { KeySource } from '../../../../src/gateway/auth/jwt/key-entry.js';
 import { AuthError } from '../../../../src/gateway/auth/jwt/errors.js';
 import { makeClock, makeKey, mint, seconds, type SigningKey } from '../helpers.js';
+import { resolveJwtConfig } from '../../../../src/config/gateway-jwt.js';
 
 const ISSUER = 'https://idp.example.com';
 const AUDIENCE = 'https://gateway.test/mcp';
@@ -17,13 +18,13 @@ before(async () => {
 
 function countingSource(): KeySource & { lookups: number } {
   const inner = createStaticKeySource([{ jwk: key.publicJwk }]);
-  const source = {
-    lookups: 0,
-    getKeys(q: Parameters<KeySource['getKeys']>[0]) {
+  const source = Object.assign(
+    (header: Parameters<KeySource>[0]) => {
       source.lookups += 1;
-      return inner.getKeys(q);
+      return inner(header);
     },
-  };
+    { lookups: 0 },
+  );
   return source;
 }
 
@@ -31,7 +32,12 @@ function setup(tokenCache: { maxEntries?: number; maxAgeMs?: number } = {}) {
   const clock = makeClock();
   const keySource = countingSource();
   const verifier = createJwtVerifier(
-    { issuer: ISSUER, audience: AUDIENCE, staticKeys: [{ jwk: key.publicJwk }], tokenCache },
+    resolveJwtConfig({
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      staticKeys: [{ jwk: key.publicJwk }],
+      tokenCache,
+    }),
     { clock, keySource },
   );
   const token = (exp: number, sub = 'alice') => mint(key, { iss: ISSUER, aud: AUDIENCE, sub, exp });

@@ -45,7 +45,7 @@ function setup(overrides: Partial<JwtConfigInput> = {}, deps: JwtVerifierDeps = 
   const clock = makeClock();
   const fetch = recordingFetch();
   const verifier = createJwtVerifier(
-    { issuer: idp.issuer, audience: AUDIENCE, ...overrides },
+    resolveJwtConfig({ issuer: idp.issuer, audience: AUDIENCE, ...overrides }),
     { fetch, clock, ...deps },
   );
   const claims = (extra: Record<string, unknown> = {}) => ({
