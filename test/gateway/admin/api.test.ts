@@ -21,7 +21,6 @@ import { migrateGatewayDatabase } from '../../../src/gateway/storage/database.js
 import { startFixtureBackend, type FixtureBackend } from '../support/fixture-backend.js';
 import { fixtureBackendConfig, MCP_HEADERS } from '../support/gateway.js';
 import { testConfig } from './support.js';
-import { resolveJwtConfig } from '../../../src/config/gateway-jwt.js';
 
 const ISSUER = 'https://idp.example.test';
 const AUDIENCE = 'toolgate-admin';

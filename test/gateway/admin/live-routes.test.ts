@@ -18,7 +18,6 @@ import { createLogger } from '../../../src/shared/log/logger.js';
 import { LogCapture } from '../../helpers/capture.js';
 import { makeKey, mint, type SigningKey } from '../auth/helpers.js';
 import { fixtureBackendConfig } from '../support/gateway.js';
-import { resolveJwtConfig } from '../../../src/config/gateway-jwt.js';
 
 const ADMIN_TOKEN = 'tga_live-routes-bootstrap-token-0123456789';
 const ISSUER = 'https://idp.example.test';

@@ -6,7 +6,6 @@ import {
   SYMMETRIC_ALGORITHMS,
   type JwtConfig,
 } from '../../../config/gateway-jwt.js';
-import type { DeepReadonly } from '../../../config/schema.js';
 import { stringEnum } from '../../../shared/json-schema/string-enum.js';
 
 export const IDP_MODES = ['required', 'anonymous', 'conditional'] as const;
