@@ -19,6 +19,7 @@ import { resolveIdentitySettings } from '../gateway/auth/settings.js';
 import { openGatewayStore } from './commands/gateway-store.js';
 import { BootstrapTokens } from '../gateway/admin/bootstrap-token.js';
 import { AuditLog } from '../gateway/admin/audit-log.js';
+import { KeyProvisioning } from '../gateway/admin/provisioning.js';
 import { SYSTEM_ACTOR } from '../gateway/admin/actor.js';
 
 const SECRETS_FILE = 'demo-secrets.json';
@@ -142,8 +143,14 @@ export async function demoAccess(config: FrozenConfig): Promise<DemoAccess> {
     const store = new SubscriptionStore(db, config.gateway.auth.subscriptionKeys.pepper);
     const found = key === undefined ? null : await store.findByKey(key);
     if (key === undefined || found === null || found.subscription.status !== 'active') {
-      key = (await store.create({ application: DEMO_APPLICATION, environment: 'development' }))
-        .primaryKey;
+      // Through KeyProvisioning, the one place subscriptions are made: the demo's is audited like any.
+      const provisioning = new KeyProvisioning(db, store, new AuditLog(db));
+      key = (
+        await provisioning.create(SYSTEM_ACTOR, {
+          application: DEMO_APPLICATION,
+          environment: 'development',
+        })
+      ).primaryKey;
       await writeSecrets(config.dataDir, { ...secrets, subscriptionKey: key });
     }
   } finally {
