@@ -11,7 +11,7 @@ import type { FrozenConfig } from '../config/schema.js';
 import { serveClusterMetrics } from '../gateway/cluster-metrics.js';
 import { effectiveStore } from '../gateway/ratelimit/limiter.js';
 import { resolveIdentitySettings } from '../gateway/auth/settings.js';
-import { openGatewayDatabase } from '../gateway/storage/database.js';
+import { openGatewayDatabase } from '../gateway/database.js';
 import type { Logger } from '../shared/log/logger.js';
 import type { SignalSource } from '../shared/lifecycle.js';
 import { packageRoot } from '../shared/package-root.js';

@@ -24,7 +24,7 @@ import { resolveIdentitySettings, type IdentitySettings } from './auth/settings.
 import { SubscriptionKeyAuthenticator } from './auth/subscriptions/authenticate.js';
 import { SubscriptionStore } from './auth/subscriptions/store.js';
 import { KeyUseRecorder } from './auth/subscriptions/key-use.js';
-import { CachedKeyPolicy } from './admin/key-policy.js';
+import { CachedKeyPolicy } from './auth/subscriptions/key-policy.js';
 import { ToolDirectory, configApprovals, type CatalogueReloader } from './catalogue/directory.js';
 import { watchDocuments } from './catalogue/watch.js';
 import { CatalogueGenerationRepository } from './storage/catalogue-generation.js';

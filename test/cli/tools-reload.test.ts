@@ -7,7 +7,7 @@ import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/load.js';
-import { openGatewayDatabase } from '../../src/gateway/storage/database.js';
+import { openGatewayDatabase } from '../../src/gateway/database.js';
 import { CatalogueGenerationRepository } from '../../src/gateway/storage/catalogue-generation.js';
 import { runCli } from '../helpers/process.js';
 

@@ -7,7 +7,7 @@ import { GatewayError } from '../errors.js';
 import type { BackendClient } from '../upstream/backend-client.js';
 import { ArgumentError, buildBackendRequest } from '../upstream/build-request.js';
 import type { IdentityForwarder } from '../upstream/identity.js';
-import { errorResult, mapOutcome, type CallToolResult } from '../upstream/result.js';
+import { errorResult, mapOutcome, type CallToolResult } from './tool-result.js';
 import { nextTraceparent } from '../upstream/trace.js';
 import type { ArgumentValidator } from './arguments.js';
 import { hasStructuredContent, hasToolAnnotations } from './protocol.js';

@@ -14,7 +14,7 @@ import { createJwtVerifier } from '../../../src/gateway/auth/jwt/verify.js';
 import { createGateway } from '../../../src/gateway/create-gateway.js';
 import { openSqlite } from '../../../src/shared/db/sqlite.js';
 import type { Database } from '../../../src/shared/db/types.js';
-import { migrateGatewayDatabase } from '../../../src/gateway/storage/database.js';
+import { migrateGatewayDatabase } from '../../../src/gateway/database.js';
 import type { AdminRouteModule } from '../../../src/gateway/admin/http/module.js';
 import { actorOf } from '../../../src/gateway/admin/http/module.js';
 import { startFixtureBackend, type FixtureBackend } from '../support/fixture-backend.js';

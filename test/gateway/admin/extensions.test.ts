@@ -8,7 +8,7 @@ import { createAdminApp } from '../../../src/gateway/admin/app.js';
 import type { AdminExtension } from '../../../src/gateway/admin/extensions.js';
 import { actorOf } from '../../../src/gateway/admin/http/module.js';
 import { openSqlite } from '../../../src/shared/db/sqlite.js';
-import { migrateGatewayDatabase } from '../../../src/gateway/storage/database.js';
+import { migrateGatewayDatabase } from '../../../src/gateway/database.js';
 import { openAdminServices } from '../../../src/gateway/admin/services.js';
 import { testConfig } from './support.js';
 import { liveServicesOf } from '../../../src/gateway/admin/live-extension.js';

@@ -12,7 +12,7 @@ import { KeyUseRecorder } from '../../../src/gateway/auth/subscriptions/key-use.
 import { DEFAULT_KEY_POLICY, type KeyPolicy } from '../../../src/gateway/admin/key-policy.js';
 import { openSqlite } from '../../../src/shared/db/sqlite.js';
 import type { Database } from '../../../src/shared/db/types.js';
-import { migrateGatewayDatabase } from '../../../src/gateway/storage/database.js';
+import { migrateGatewayDatabase } from '../../../src/gateway/database.js';
 import { startFixtureBackend, type FixtureBackend } from '../support/fixture-backend.js';
 import { fixtureBackendConfig, MCP_HEADERS } from '../support/gateway.js';
 import { ADMIN, testConfig } from './support.js';

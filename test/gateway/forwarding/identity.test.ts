@@ -7,7 +7,8 @@ import {
   IdentityForwardingSchema,
   type IdentityForwardingConfig,
 } from '../../../src/gateway/forwarding/config.js';
-import { identityHeaders, isIdentityHeader } from '../../../src/gateway/forwarding/identity.js';
+import { identityHeaders } from '../../../src/gateway/forwarding/identity.js';
+import { isIdentityHeader } from '../../../src/gateway/catalogue/operation.js';
 import type { Caller } from '../../../src/gateway/caller.js';
 
 const aliceClaims = {

@@ -23,7 +23,7 @@ import { GatewayError } from '../../../src/gateway/errors.js';
 import {
   migrateGatewayDatabase,
   openGatewayDatabase,
-} from '../../../src/gateway/storage/database.js';
+} from '../../../src/gateway/database.js';
 import { SubscriptionStore } from '../../../src/gateway/auth/subscriptions/store.js';
 import type { FrozenConfig } from '../../../src/config/schema.js';
 import { createLogger } from '../../../src/shared/log/logger.js';

@@ -4,7 +4,7 @@
 import { isWellFormedKey } from '../keys/format.js';
 import { anonymousIpKey } from '../../ratelimit/client-ip.js';
 import type { SubscriptionStore } from './store.js';
-import { isExpiredUnderPolicy, type KeyPolicy } from '../../admin/key-policy.js';
+import { isExpiredUnderPolicy, type KeyPolicy } from './key-policy.js';
 import type { Environment, Subscription } from './types.js';
 
 export type KeyFailureCode =
