@@ -4,7 +4,8 @@
 // verifier (role admin when the configured claim holds the admin role, else developer).
 import { parseBearer } from '../auth/jwt/bearer.js';
 import { isAuthError } from '../auth/jwt/errors.js';
-import type { JwtVerifier, VerifiedUser } from '../auth/jwt/verify.js';
+import type { JwtVerifier } from '../auth/jwt/verify.js';
+import type { VerifiedUser } from '../auth/user.js';
 import type { Actor } from './actor.js';
 import type { BootstrapTokens } from './bootstrap-token.js';
 import { ADMIN_TOKEN_PREFIX } from './bootstrap-token.js';

@@ -33,7 +33,7 @@ function caller(user: Caller['user'], application: string, authorization?: strin
     ...(authorization === undefined ? {} : { authorization }),
   };
 }
-const alice = { subject: 'alice', claims: aliceClaims };
+const alice = { subject: 'alice', claims: aliceClaims, expiresAt: 2_000_000_000, tokenHash: 'a1' };
 
 function config(partial: Partial<IdentityForwardingConfig>): IdentityForwardingConfig {
   return Value.Default(IdentityForwardingSchema, { ...partial }) as IdentityForwardingConfig;
