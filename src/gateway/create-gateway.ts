@@ -28,6 +28,7 @@ import { ToolDirectory, configApprovals, type CatalogueReloader } from './catalo
 import { watchDocuments } from './catalogue/watch.js';
 import { CatalogueGenerationRepository } from './storage/catalogue-generation.js';
 import { loadCatalogue } from './catalogue/load.js';
+import { checkCatalogue, toolCounts } from './catalogue/reload-guard.js';
 import { applyToolSettings } from './catalogue/tool-settings.js';
 import { ToolSettingsRepository } from './storage/tool-settings.js';
 import type { Catalogue } from './catalogue/types.js';
@@ -114,8 +115,11 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
           catalogue: options.catalogue,
           configApproved: configApprovals(options.catalogue, gateway.backends),
         }
-      : await configuredCatalogue(config, logger, stores.db);
+      : await configuredCatalogue(config, logger, stores.db, null, false);
     const catalogue = configured.catalogue;
+    // What `toolgate tools reload` compares a new catalogue with, until a reload records its own.
+    if (!options.catalogue)
+      await generations.recordIfAbsent(toolCounts(catalogue, gateway.backends));
     const directory = new ToolDirectory(
       catalogue,
       configured.configApproved,
@@ -128,7 +132,13 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     );
     await directory.refresh(true);
     if (gateway.mcp.watchDocuments && !options.catalogue) {
-      const watch = watchDocuments(gateway.backends, logger, generations);
+      const watch = watchDocuments({
+        backends: gateway.backends,
+        logger,
+        generations,
+        served: () => directory.catalogue,
+        maxLoss: gateway.mcp.reloadMaxLoss,
+      });
       closers.push(() => watch.close());
     }
 
@@ -282,8 +292,8 @@ function catalogueReloader(
   generations: CatalogueGenerationRepository,
 ): CatalogueReloader {
   return {
-    generation: () => generations.current(),
-    load: () => configuredCatalogue(config, logger, db),
+    generation: () => generations.read(),
+    load: (current, forced) => configuredCatalogue(config, logger, db, current, forced),
     failed: (generation, error) =>
       logger.error(
         { generation, reason: error instanceof Error ? error.message : String(error) },
@@ -298,15 +308,24 @@ function catalogueReloader(
  * The catalogue from the backends' documents and configuration overrides, with the tool settings stored by
  * the admin API over them (catalogue/tool-settings.ts); the tools configuration approves, by their names
  * after those settings. Settings that no longer apply (a document changed under them) are logged and left
- * out rather than keeping the gateway from starting.
+ * out rather than keeping the gateway from starting. The reload guard (catalogue/reload-guard.ts) checks
+ * it against `previous` (null at startup), unless the reload was forced.
  */
 async function configuredCatalogue(
   config: FrozenConfig,
   logger: Logger,
   db: Database,
+  previous: Catalogue | null,
+  forced: boolean,
 ): Promise<{ catalogue: Catalogue; configApproved: ReadonlySet<string> }> {
   const backends = config.gateway.backends;
   const base = await loadCatalogue(backends);
+  if (!forced)
+    checkCatalogue(
+      toolCounts(base, backends),
+      previous === null ? null : toolCounts(previous, backends),
+      config.gateway.mcp.reloadMaxLoss,
+    );
   for (const warning of base.warnings) logger.warn({ catalogue: warning }, 'catalogue');
   const approved = configApprovals(base, backends);
   try {
