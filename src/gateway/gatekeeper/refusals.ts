@@ -19,7 +19,7 @@ import {
 import type { KeyRefusal } from '../auth/subscriptions/authenticate.js';
 import type { Tool } from '../catalogue/types.js';
 import { GatewayError } from '../errors.js';
-import { outcomeOf } from '../ratelimit/limiter.js';
+import { outcomeOf } from '../ratelimit/outcome.js';
 import type { LimitDecision } from '../ratelimit/types.js';
 
 type Headers = Readonly<Record<string, string>>;

@@ -113,7 +113,10 @@ interface MessageOutcome {
   readonly refusal?: Dispatched;
 }
 
-/** One message: admitted on its own, then classified, its revision settled, and dispatched. */
+/**
+ * One message: admitted on its own, then classified, its revision settled and dispatched; a tools/call is
+ * counted as usage (refused by a quota, or the outcome and time of a call that reached a catalogue tool).
+ */
 async function handleMessage(
   req: FastifyRequest,
   message: unknown,

@@ -6,6 +6,7 @@ import { monotonicClock, silentLogger } from './clock.js';
 import type { RateLimitConfig } from '../../config/gateway-ratelimit.js';
 import { MemoryStore } from './memory-store.js';
 import { noopMetrics, type RateLimitMetrics } from './metrics.js';
+import { outcomeOf } from './outcome.js';
 import { checksFor, type RateLimitContext } from './policy.js';
 import { RedisStore } from './redis-store.js';
 import { ResilientStore } from './resilient-store.js';
@@ -118,10 +119,4 @@ export function createRateLimiter(
 /** An explicit `store` wins; otherwise Redis when a client or URL is available, else memory. */
 export function effectiveStore(config: RateLimitConfig, deps: RateLimiterDeps): 'memory' | 'redis' {
   return config.store ?? (deps.redis || config.redis.url ? 'redis' : 'memory');
-}
-
-/** Admitted; refused by a quota (it names the blocking check); or refused because no limiter could decide. */
-export function outcomeOf(decision: LimitDecision): 'allowed' | 'rejected' | 'unavailable' {
-  if (decision.allowed) return 'allowed';
-  return decision.degraded === 'fail-closed' || !decision.blocking ? 'unavailable' : 'rejected';
 }

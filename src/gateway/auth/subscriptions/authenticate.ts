@@ -10,29 +10,19 @@ import type { SubscriptionStore } from './store.js';
 import { isExpiredUnderPolicy, type KeyPolicy } from './key-policy.js';
 import type { Environment, Subscription } from './types.js';
 
-/** Why a key was refused (`data.reason` of the refusal; docs/errors.md). */
-export type KeyRefusalReason =
-  | 'SUBSCRIPTION_KEY_MISSING'
-  | 'SUBSCRIPTION_KEY_INVALID'
-  | 'SUBSCRIPTION_SUSPENDED'
-  | 'SUBSCRIPTION_WRONG_ENVIRONMENT'
-  | 'SUBSCRIPTION_KEY_EXPIRED'
-  | 'TOO_MANY_FAILED_ATTEMPTS'
-  | 'FAILED_ATTEMPTS_UNCHECKED';
-
 /**
- * What the key check decided and why; the gatekeeper renders a refusal (gatekeeper/refusals.ts).
- * `FAILED_ATTEMPTS_UNCHECKED`: the shared store could not say whether this address is locked out and
- * gateway.rateLimit.onStoreFailure is `closed`.
+ * A refused key: why (`data.reason` of the refusal, docs/errors.md) and what explains it. The gatekeeper
+ * renders it (gatekeeper/refusals.ts). `FAILED_ATTEMPTS_UNCHECKED`: the shared store could not say whether
+ * the address is locked out and gateway.rateLimit.onStoreFailure is `closed`.
  */
-export type KeyDecision =
-  | { readonly ok: true; readonly subscription: Subscription }
+export type KeyRefusal =
   | {
       readonly ok: false;
-      readonly reason: Exclude<
-        KeyRefusalReason,
-        'SUBSCRIPTION_WRONG_ENVIRONMENT' | 'SUBSCRIPTION_KEY_EXPIRED' | 'TOO_MANY_FAILED_ATTEMPTS'
-      >;
+      readonly reason:
+        | 'SUBSCRIPTION_KEY_MISSING'
+        | 'SUBSCRIPTION_KEY_INVALID'
+        | 'SUBSCRIPTION_SUSPENDED'
+        | 'FAILED_ATTEMPTS_UNCHECKED';
     }
   | {
       readonly ok: false;
@@ -47,7 +37,8 @@ export type KeyDecision =
       readonly retryAfterSeconds: number;
     };
 
-export type KeyRefusal = Extract<KeyDecision, { ok: false }>;
+/** What the key check decided: the subscription, or why not. */
+export type KeyDecision = { readonly ok: true; readonly subscription: Subscription } | KeyRefusal;
 
 export interface KeyAuthenticatorOptions {
   readonly environment: Environment;
@@ -96,10 +87,9 @@ export class SubscriptionKeyAuthenticator {
   ) {
     this.clock = options.clock ?? Date.now;
     this.maxEntries = options.maxEntries ?? 10000;
-    const clock = this.clock;
     this.attempts =
       options.attempts ??
-      new MemoryStore({ maxKeys: this.maxEntries, sweepIntervalMs: 0, clock: { now: clock } });
+      new MemoryStore({ maxKeys: this.maxEntries, sweepIntervalMs: 0, clock: { now: this.clock } });
   }
 
   async check(key: string | undefined, clientIp: string): Promise<KeyDecision> {
