@@ -20,6 +20,18 @@ function boundary(files, folders, message) {
   };
 }
 
+/** The data plane never imports the admin plane or the portal (relative imports from anywhere in it). */
+const GATEWAY_PLANES = {
+  regex: '^(\\./|(\\.\\./)+)(gateway/)?(admin|portal)(/|$)',
+  message:
+    'The gateway data plane never imports the admin plane or the portal: it reads what they write through interfaces it owns.',
+};
+
+/** A sibling folder of src/gateway, seen from a file inside another one. */
+function gatewayLayer(folder, message) {
+  return { regex: `^(\\.\\./)+${folder}(/|$)`, message };
+}
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/'] },
   js.configs.recommended,
@@ -72,6 +84,62 @@ export default tseslint.config(
     ['gateway', 'payments', 'cli'],
     'Configuration tests exercise src/config alone (tests of how an application reads it live with the application).',
   ),
+  // Layers inside the gateway (docs/architecture.md, "Building the gateway"): typescript-eslint's variant
+  // of the rule, so these stack with the application boundaries above instead of replacing them. Each
+  // block repeats the planes pattern because a later block for the same files replaces the rule's options.
+  // The data plane: src/gateway except admin/ and portal/ (which write what it reads) and database.ts (the
+  // one module that knows every component's migrations).
+  {
+    files: ['src/gateway/**/*.ts'],
+    ignores: [
+      'src/gateway/admin/**',
+      'src/gateway/portal/**',
+      'src/gateway/database.ts',
+      'src/gateway/upstream/**',
+      'src/gateway/catalogue/**',
+    ],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [GATEWAY_PLANES] }],
+    },
+  },
+  {
+    files: ['src/gateway/upstream/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            GATEWAY_PLANES,
+            gatewayLayer(
+              'mcp',
+              'Upstream code (backend HTTP) never imports the MCP layer above it.',
+            ),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/gateway/catalogue/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            GATEWAY_PLANES,
+            gatewayLayer(
+              'forwarding',
+              'The catalogue never imports identity forwarding (it owns the rule it needs).',
+            ),
+            gatewayLayer(
+              'storage',
+              'The catalogue never imports storage: storage implements the interfaces the catalogue owns.',
+            ),
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: {

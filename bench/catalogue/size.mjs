@@ -11,7 +11,7 @@
 const dist = new URL('../../dist/src/', import.meta.url);
 const { loadConfig } = await import(new URL('config/load.js', dist).href);
 const { loadCatalogue } = await import(new URL('gateway/catalogue/load.js', dist).href);
-const { describeTool } = await import(new URL('gateway/mcp/tools.js', dist).href);
+const { describeTool } = await import(new URL('gateway/mcp/tool-listing.js', dist).href);
 const { compactSchema, MAX_SHOWN_OUTPUT_BYTES } = await import(
   new URL('gateway/catalogue/compact.js', dist).href
 );

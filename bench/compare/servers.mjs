@@ -149,7 +149,7 @@ async function toolgate(full) {
   const { loadConfig } = await import(dist('src/config/load.js'));
   const { createGateway } = await import(dist('src/gateway/create-gateway.js'));
   const { openSqlite } = await import(dist('src/shared/db/sqlite.js'));
-  const { migrateGatewayDatabase } = await import(dist('src/gateway/storage/database.js'));
+  const { migrateGatewayDatabase } = await import(dist('src/gateway/database.js'));
   const { SubscriptionStore } = await import(dist('src/gateway/auth/subscriptions/store.js'));
   const quota = { limit: 1_000_000, windowSeconds: 60 };
   const config = loadConfig({

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { FrozenConfig } from '../config/schema.js';
 import { serveClusterMetrics } from '../gateway/cluster-metrics.js';
 import { effectiveStore } from '../gateway/ratelimit/limiter.js';
-import { openGatewayDatabase } from '../gateway/storage/database.js';
+import { openGatewayDatabase } from '../gateway/database.js';
 import type { Logger } from '../shared/log/logger.js';
 import type { SignalSource } from '../shared/lifecycle.js';
 import { packageRoot } from '../shared/package-root.js';

@@ -165,6 +165,13 @@ export const McpSchema = Type.Object(
       description:
         'rebuild the catalogue when a backend OpenAPI document file changes (every replica, as tools reload does)',
     }),
+    reloadMaxLoss: Type.Number({
+      minimum: 0,
+      maximum: 1,
+      default: 0.5,
+      description:
+        'a catalogue reload that would remove more than this share of the tools is refused unless forced (tools reload --force); one that leaves a backend without tools always is',
+    }),
     serverName: Type.String({ minLength: 1, default: 'toolgate' }),
     instructions: Type.Optional(Type.String()),
   },

@@ -1,16 +1,8 @@
-// Who is calling: the one description of a caller. Admission builds it once per HTTP request (from the
-// subscription key and the user token); every later step reads it: tool visibility, the security class,
-// quotas, identity forwarding and the logs.
+// Who is calling: the one description of a caller. The gatekeeper builds it once per HTTP request (from
+// the subscription key and the user token); every later step reads it: tool visibility, the security
+// class, quotas, identity forwarding and the logs.
 import type { Environment } from './auth/subscriptions/types.js';
-
-/** The subject backends see for a caller without a user (`X-User-Id: anonymous`). */
-export const ANONYMOUS_SUBJECT = 'anonymous';
-
-export interface CallerUser {
-  /** The token's `sub`, exactly as signed (src/gateway/auth/jwt/subject.ts). */
-  readonly subject: string;
-  readonly claims: Readonly<Record<string, unknown>>;
-}
+import { ANONYMOUS_SUBJECT, type VerifiedUser } from './auth/user.js';
 
 export interface CallerSubscription {
   readonly id: string;
@@ -28,7 +20,7 @@ export interface Caller {
   readonly clientIp: string;
   readonly subscription: CallerSubscription;
   /** The verified end user; null for an anonymous caller. */
-  readonly user: CallerUser | null;
+  readonly user: VerifiedUser | null;
   /** The request's one Authorization header as sent, for backends in `passthrough` mode only. */
   readonly authorization?: string | undefined;
 }

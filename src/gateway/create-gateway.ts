@@ -11,8 +11,7 @@ import type { Logger } from '../shared/log/logger.js';
 import type { Database } from '../shared/db/types.js';
 import type { Redis } from '../shared/redis.js';
 import { createHttpApp, type ReadinessCheck } from '../shared/http/create-app.js';
-import { Admission } from './admission/admission.js';
-import type { Gatekeeper } from './admission/gatekeeper.js';
+import { createGatekeeper, type Gatekeeper } from './gatekeeper/gatekeeper.js';
 import { loadAssertionSigner } from './auth/assertion/gateway-signer.js';
 import { registerDevIdentityProvider } from './auth/dev-idp/register.js';
 import { openLiveIdentity, type LiveIdentityProvider } from './auth/live-identity.js';
@@ -24,11 +23,12 @@ import { resolveIdentitySettings, type IdentitySettings } from './auth/settings.
 import { SubscriptionKeyAuthenticator } from './auth/subscriptions/authenticate.js';
 import { SubscriptionStore } from './auth/subscriptions/store.js';
 import { KeyUseRecorder } from './auth/subscriptions/key-use.js';
-import { CachedKeyPolicy } from './admin/key-policy.js';
+import { CachedKeyPolicy } from './auth/subscriptions/key-policy.js';
 import { ToolDirectory, configApprovals, type CatalogueReloader } from './catalogue/directory.js';
 import { watchDocuments } from './catalogue/watch.js';
 import { CatalogueGenerationRepository } from './storage/catalogue-generation.js';
 import { loadCatalogue } from './catalogue/load.js';
+import { checkCatalogue, toolCounts } from './catalogue/reload-guard.js';
 import { applyToolSettings } from './catalogue/tool-settings.js';
 import { ToolSettingsRepository } from './storage/tool-settings.js';
 import type { Catalogue } from './catalogue/types.js';
@@ -38,12 +38,12 @@ import { ArgumentValidator } from './mcp/arguments.js';
 import { Dispatcher } from './mcp/dispatch.js';
 import { registerMcpEndpoint } from './mcp/endpoint.js';
 import { mcpRefusalRenderer } from './mcp/refusal-format.js';
-import { ToolService } from './mcp/tools.js';
+import { ToolCalls } from './mcp/tool-calls.js';
+import { ToolListing } from './mcp/tool-listing.js';
 import { createRateLimiter, type RateLimiter } from './ratelimit/limiter.js';
 import { ApprovalRepository } from './storage/approvals.js';
 import { BackendClient } from './upstream/backend-client.js';
 import type { IdentityForwarder } from './upstream/identity.js';
-import { meteredGatekeeper } from './usage/metered-gatekeeper.js';
 import { UsageRecorder } from './usage/recorder.js';
 import { UsageStore } from './usage/store.js';
 
@@ -115,8 +115,11 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
           catalogue: options.catalogue,
           configApproved: configApprovals(options.catalogue, gateway.backends),
         }
-      : await configuredCatalogue(config, logger, stores.db);
+      : await configuredCatalogue(config, logger, stores.db, null, false);
     const catalogue = configured.catalogue;
+    // What `toolgate tools reload` compares a new catalogue with, until a reload records its own.
+    if (!options.catalogue)
+      await generations.recordIfAbsent(toolCounts(catalogue, gateway.backends));
     const directory = new ToolDirectory(
       catalogue,
       configured.configApproved,
@@ -129,32 +132,38 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     );
     await directory.refresh(true);
     if (gateway.mcp.watchDocuments && !options.catalogue) {
-      const watch = watchDocuments(gateway.backends, logger, generations);
+      const watch = watchDocuments({
+        backends: gateway.backends,
+        logger,
+        generations,
+        served: () => directory.catalogue,
+        maxLoss: gateway.mcp.reloadMaxLoss,
+      });
       closers.push(() => watch.close());
     }
 
-    const usage = gateway.usage.enabled ? usageRecorder(stores.db, logger) : undefined;
+    const usage = gateway.usage.enabled
+      ? usageRecorder(stores.db, logger, (name) => directory.catalogue.byName.has(name))
+      : undefined;
     if (usage) {
       usage.start(gateway.usage.flushMs);
       closers.push(() => usage.close());
     }
-    // Quota refusals counted where admission refuses them (usage/metered-gatekeeper.ts).
-    const gate = usage
-      ? meteredGatekeeper(gatekeeper, usage, (name) => directory.catalogue.byName.has(name))
-      : gatekeeper;
 
     const clients = new Map(gateway.backends.map((b) => [b.name, new BackendClient(b)]));
     closers.push(() => Promise.all([...clients.values()].map((c) => c.destroy())));
     const signer = await loadAssertionSigner(config);
-    const tools = new ToolService({
+    const listing = new ToolListing({
+      directory,
+      pageSize: gateway.mcp.pageSize,
+      schemaView: gateway.mcp.schemaView,
+    });
+    const calls = new ToolCalls({
       directory,
       validator: new ArgumentValidator(),
       clients,
-      gatekeeper: gate,
-      usage,
+      gatekeeper,
       identity: identityForwarder(config, settings, identity, signer),
-      pageSize: gateway.mcp.pageSize,
-      schemaView: gateway.mcp.schemaView,
       hidden: gateway.backends.flatMap((b) => {
         const url = new URL(b.baseUrl);
         return [b.baseUrl.replace(/\/+$/, ''), url.origin, url.host];
@@ -183,12 +192,13 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       await registerDevIdentityProvider(app, config, settings, toolScopes(catalogue));
     await registerMcpEndpoint(app, {
       path: gateway.mcp.path,
-      dispatcher: new Dispatcher(tools, {
+      dispatcher: new Dispatcher(listing, calls, {
         name: gateway.mcp.serverName,
         instructions: gateway.mcp.instructions,
         listTtlMs: gateway.mcp.approvalRefreshMs,
       }),
-      gatekeeper: gate,
+      gatekeeper,
+      usage,
       allowedOrigins: gateway.mcp.allowedOrigins,
       allowLoopbackOrigins: gateway.mcp.allowLoopbackOrigins,
       maxBatchSize: gateway.mcp.maxBatchSize,
@@ -221,6 +231,8 @@ async function configuredGatekeeper(
   await keyPolicy.refresh();
   const keyUse = new KeyUseRecorder(store);
   closers.push(() => keyUse.close());
+  const limiter = await rateLimiter(config, logger, metrics);
+  closers.push(() => limiter.close());
   const keys = new SubscriptionKeyAuthenticator(store, {
     environment: config.environment,
     cacheTtlMs: auth.subscriptionKeys.cacheTtlMs,
@@ -228,12 +240,12 @@ async function configuredGatekeeper(
     ipv6PrefixLength: config.gateway.rateLimit.ipv6PrefixLength,
     keyPolicy,
     keyUse,
+    // Failed attempts per address counted where quotas are: shared by every worker and replica (Redis).
+    attempts: limiter.store,
   });
   if (identity.jwt === null)
     logger.warn('no identity provider configured (gateway.auth.jwt): every caller is anonymous');
-  const limiter = await rateLimiter(config, logger, metrics);
-  closers.push(() => limiter.close());
-  return new Admission({
+  return createGatekeeper({
     keys,
     // Read per request: the mode and verifier in force (swapped when new settings are stored).
     get jwt() {
@@ -280,8 +292,8 @@ function catalogueReloader(
   generations: CatalogueGenerationRepository,
 ): CatalogueReloader {
   return {
-    generation: () => generations.current(),
-    load: () => configuredCatalogue(config, logger, db),
+    generation: () => generations.read(),
+    load: (current, forced) => configuredCatalogue(config, logger, db, current, forced),
     failed: (generation, error) =>
       logger.error(
         { generation, reason: error instanceof Error ? error.message : String(error) },
@@ -296,15 +308,24 @@ function catalogueReloader(
  * The catalogue from the backends' documents and configuration overrides, with the tool settings stored by
  * the admin API over them (catalogue/tool-settings.ts); the tools configuration approves, by their names
  * after those settings. Settings that no longer apply (a document changed under them) are logged and left
- * out rather than keeping the gateway from starting.
+ * out rather than keeping the gateway from starting. The reload guard (catalogue/reload-guard.ts) checks
+ * it against `previous` (null at startup), unless the reload was forced.
  */
 async function configuredCatalogue(
   config: FrozenConfig,
   logger: Logger,
   db: Database,
+  previous: Catalogue | null,
+  forced: boolean,
 ): Promise<{ catalogue: Catalogue; configApproved: ReadonlySet<string> }> {
   const backends = config.gateway.backends;
   const base = await loadCatalogue(backends);
+  if (!forced)
+    checkCatalogue(
+      toolCounts(base, backends),
+      previous === null ? null : toolCounts(previous, backends),
+      config.gateway.mcp.reloadMaxLoss,
+    );
   for (const warning of base.warnings) logger.warn({ catalogue: warning }, 'catalogue');
   const approved = configApprovals(base, backends);
   try {
@@ -324,9 +345,14 @@ async function configuredCatalogue(
 }
 
 /** Usage counters per subscription, tool and minute, flushed to the gateway database. */
-function usageRecorder(db: Database, logger: Logger): UsageRecorder {
+function usageRecorder(
+  db: Database,
+  logger: Logger,
+  isTool: (name: string) => boolean,
+): UsageRecorder {
   return new UsageRecorder({
     store: new UsageStore(db),
+    isTool,
     onError: (error) =>
       logger.warn(
         { reason: error instanceof Error ? error.message : String(error) },

@@ -4,7 +4,7 @@ import type { FrozenConfig } from '../config/schema.js';
 import type { Logger } from '../shared/log/logger.js';
 import { connectRedis, type Redis } from '../shared/redis.js';
 import { assembleService, type Service } from '../shared/service.js';
-import { openGatewayDatabase } from './storage/database.js';
+import { openGatewayDatabase } from './database.js';
 import { createGateway } from './create-gateway.js';
 
 export async function openGatewayService(config: FrozenConfig, logger: Logger): Promise<Service> {

@@ -12,7 +12,7 @@ import pino from 'pino';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../../src/config/load.js';
 import { createGateway } from '../../src/gateway/create-gateway.js';
-import { migrateGatewayDatabase } from '../../src/gateway/storage/database.js';
+import { migrateGatewayDatabase } from '../../src/gateway/database.js';
 import { openSqlite } from '../../src/shared/db/sqlite.js';
 import { startTcpRelay } from '../helpers/tcp-relay.js';
 

@@ -10,7 +10,13 @@ const root = process.cwd();
 async function restricted(file: string, source: string): Promise<boolean> {
   const eslint = new ESLint({ cwd: root });
   const [result] = await eslint.lintText(source, { filePath: `${root}/${file}` });
-  return (result?.messages ?? []).some((m) => m.ruleId === 'no-restricted-imports');
+  // The application boundaries use ESLint's rule; the layers inside the gateway typescript-eslint's
+  // variant of it, so both apply to one file.
+  return (result?.messages ?? []).some(
+    (m) =>
+      m.ruleId === 'no-restricted-imports' ||
+      m.ruleId === '@typescript-eslint/no-restricted-imports',
+  );
 }
 
 test('gateway ↛ payments, payments ↛ gateway, shared ↛ either (and shared ↛ cli)', async () => {
@@ -49,6 +55,47 @@ test('config ↛ gateway, payments, cli (src/config and test/config); shared cod
     ['src/config/probe.ts', "import { x } from './gateway-jwt.js';", false],
     ['test/config/probe.test.ts', "import { x } from '../../src/config/load.js';", false],
     ['src/gateway/auth/probe.ts', "import { x } from '../../config/gateway-jwt.js';", false],
+  ];
+  for (const [file, line, expected] of cases)
+    assert.equal(
+      await restricted(file, `${line}\nexport const y = x;\n`),
+      expected,
+      `${file}: ${line}`,
+    );
+});
+
+test('gateway data plane ↛ admin plane and portal; upstream ↛ mcp; catalogue ↛ forwarding, storage', async () => {
+  const cases: [string, string, boolean][] = [
+    [
+      'src/gateway/auth/subscriptions/probe.ts',
+      "import { x } from '../../admin/key-policy.js';",
+      true,
+    ],
+    ['src/gateway/storage/probe.ts', "import { x } from '../admin/migrations.js';", true],
+    ['src/gateway/probe.ts', "import { x } from './admin/services.js';", true],
+    ['src/gateway/mcp/probe.ts', "import { x } from '../portal/plugin.js';", true],
+    ['src/gateway/upstream/probe.ts', "import { x } from '../admin/app.js';", true],
+    ['src/gateway/catalogue/probe.ts', "import type { X } from '../admin/tool-settings.js';", true],
+    ['src/gateway/upstream/probe.ts', "import { x } from '../mcp/raw-json.js';", true],
+    ['src/gateway/catalogue/probe.ts', "import { x } from '../forwarding/identity.js';", true],
+    ['src/gateway/catalogue/probe.ts', "import type { X } from '../storage/approvals.js';", true],
+    // The application boundary still holds where a gateway layer rule applies too.
+    ['src/gateway/upstream/probe.ts', "import { x } from '../../payments/app.js';", true],
+    ['src/gateway/catalogue/probe.ts', "import { x } from '../../payments/app.js';", true],
+    // Allowed: the admin plane and the database wiring import the data plane and the admin migrations;
+    // the data plane its own layers downwards; names that only look alike.
+    ['src/gateway/admin/probe.ts', "import { x } from '../auth/subscriptions/store.js';", false],
+    ['src/gateway/portal/probe.ts', "import { x } from '../admin/authenticate.js';", false],
+    ['src/gateway/database.ts', "import { x } from './admin/migrations.js';", false],
+    ['src/gateway/mcp/probe.ts', "import { x } from '../upstream/backend-client.js';", false],
+    ['src/gateway/storage/probe.ts', "import type { X } from '../catalogue/directory.js';", false],
+    ['src/gateway/auth/dev-idp/probe.ts', "import { x } from './portal-client.js';", false],
+    // The identity settings in force read the stored versions through the data plane's own reader.
+    [
+      'src/gateway/auth/live-identity.ts',
+      "import { x } from '../admin/identity-provider/store.js';",
+      true,
+    ],
   ];
   for (const [file, line, expected] of cases)
     assert.equal(

@@ -3,7 +3,7 @@
 import type { FrozenConfig } from '../../config/schema.js';
 import { requireStore, storeLocation, type StoreLocation } from '../store-location.js';
 import type { Database } from '../../shared/db/types.js';
-import { openGatewayDatabase } from '../../gateway/storage/database.js';
+import { openGatewayDatabase } from '../../gateway/database.js';
 
 export async function openGatewayStore(
   config: FrozenConfig,

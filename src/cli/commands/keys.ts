@@ -4,7 +4,7 @@
 // `list` warns (stderr) about keys the rotation policy says are due soon or expired.
 import { loadConfig } from '../../config/load.js';
 import type { FrozenConfig } from '../../config/schema.js';
-import { PRODUCT_PREFIX } from '../../gateway/admission/admission.js';
+import { PRODUCT_PREFIX } from '../../gateway/gatekeeper/gatekeeper.js';
 import { loadCatalogue } from '../../gateway/catalogue/load.js';
 import {
   ENVIRONMENTS,

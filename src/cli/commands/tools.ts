@@ -5,6 +5,7 @@
 import { loadConfig } from '../../config/load.js';
 import { configApprovals } from '../../gateway/catalogue/directory.js';
 import { loadCatalogue } from '../../gateway/catalogue/load.js';
+import { reloadRefusal, toolCounts } from '../../gateway/catalogue/reload-guard.js';
 import type { Catalogue } from '../../gateway/catalogue/types.js';
 import { openAdminServices } from '../../gateway/admin/services.js';
 import {
@@ -14,7 +15,7 @@ import {
 } from '../../gateway/admin/tool-settings.js';
 import { cliActor } from '../actor.js';
 import { CatalogueGenerationRepository } from '../../gateway/storage/catalogue-generation.js';
-import { COMMON_OPTIONS, UsageError, parseCommandArgs } from '../args.js';
+import { COMMON_OPTIONS, UsageError, parseCommandArgs, type Options } from '../args.js';
 import type { StoreLocation } from '../store-location.js';
 import { openGatewayStore } from './gateway-store.js';
 import type { CliContext, Command } from '../context.js';
@@ -22,23 +23,32 @@ import type { CliContext, Command } from '../context.js';
 const USAGE = `Usage: toolgate tools list [--json]
        toolgate tools approve <tool>... [--json]
        toolgate tools revoke <tool>... [--json]
-       toolgate tools reload [--json]
+       toolgate tools reload [--force] [--json]
 
 Shows the tools the gateway builds from its backends' OpenAPI documents, with their security class and
 approval state, and approves or revokes tools. Only approved tools are listed to MCP clients and callable.
 A stored decision (approve/revoke) overrides the backend's "approve" setting in the configuration; running
 gateways pick it up within gateway.mcp.approvalRefreshMs.
 
-"reload" checks that the catalogue builds from the backends' current OpenAPI documents and the
-configuration's overrides, then asks every gateway replica sharing this database to rebuild its catalogue
-(each does within gateway.mcp.approvalRefreshMs, without a restart; 2026-07-28 clients learn of it through
-the listing's ttlMs). A catalogue that does not build changes nothing: the reason is printed, exit 1.
+"reload" checks that the catalogue builds from the backends' current OpenAPI documents (each valid
+against the OpenAPI schema) and the configuration's overrides, then asks every gateway replica sharing this
+database to rebuild its catalogue (each does within gateway.mcp.approvalRefreshMs, without a restart;
+2026-07-28 clients learn of it through the listing's ttlMs). A catalogue that does not build changes
+nothing: the reason is printed, exit 1. So does one the reload guard refuses: a backend left without tools,
+or more than gateway.mcp.reloadMaxLoss of the tools gone compared with the catalogue last accepted; the
+gateways keep serving the catalogue they have. --force asks for it anyway, and the replicas serve it.
 
 Options:
   -c, --config FILE  configuration file (YAML or JSON); default: $TOOLGATE_CONFIG, else built-in defaults
+      --force        reload: ask for the catalogue even where the reload guard refuses it
       --json         machine-readable output
   -h, --help         show this help
 `;
+
+const TOOLS_OPTIONS = {
+  ...COMMON_OPTIONS,
+  force: { type: 'boolean' },
+} as const satisfies Options;
 
 interface Row {
   readonly name: string;
@@ -57,7 +67,7 @@ export const toolsCommand: Command = {
   summary: 'List the tool catalogue; approve or revoke tools.',
   usage: USAGE,
   async run(argv, context) {
-    const { values, positionals } = parseCommandArgs(argv, COMMON_OPTIONS, true);
+    const { values, positionals } = parseCommandArgs(argv, TOOLS_OPTIONS, true);
     if (values.help) {
       context.stdout.write(USAGE);
       return 0;
@@ -67,7 +77,10 @@ export const toolsCommand: Command = {
       throw new UsageError('expected "list", "approve", "revoke" or "reload" (see --help)');
     if ((action === 'list' || action === 'reload') && names.length > 0)
       throw new UsageError(`"${action}" takes no tool names`);
-    if (action === 'reload') return reload(context, values.config, values.json === true);
+    if (action !== 'reload' && values.force === true)
+      throw new UsageError('--force applies to "reload" only');
+    if (action === 'reload')
+      return reload(context, values.config, values.json === true, values.force === true);
     if (action !== 'list' && names.length === 0)
       throw new UsageError(`"${action}" needs at least one tool name`);
     const config = loadConfig({ configPath: values.config, env: context.env });
@@ -110,6 +123,7 @@ async function reload(
   context: CliContext,
   configPath: string | undefined,
   json: boolean,
+  force: boolean,
 ): Promise<number> {
   const config = loadConfig({ configPath, env: context.env });
   let catalogue: Catalogue;
@@ -124,9 +138,23 @@ async function reload(
   }
   const { db, location } = await openGatewayStore(config, { mayCreate: false });
   try {
-    const generation = await new CatalogueGenerationRepository(db).bump(
-      cliActor(context.env).subject,
+    const generations = new CatalogueGenerationRepository(db);
+    const counts = toolCounts(catalogue, config.gateway.backends);
+    const refusal = reloadRefusal(
+      counts,
+      (await generations.read()).toolCounts,
+      config.gateway.mcp.reloadMaxLoss,
     );
+    if (refusal !== undefined && !force) {
+      context.stderr.write(
+        `toolgate tools: the catalogue is refused, nothing changed (the gateways keep serving theirs): ${refusal}; --force to reload anyway\n`,
+      );
+      return 1;
+    }
+    const generation = await generations.bump(cliActor(context.env).subject, {
+      toolCounts: counts,
+      forced: force,
+    });
     const refreshMs = config.gateway.mcp.approvalRefreshMs;
     if (json)
       context.stdout.write(

@@ -5,7 +5,8 @@
 // (user-actor.ts: role from admin.roleClaim, reserved subjects refused).
 import { parseBearer } from '../auth/jwt/bearer.js';
 import { isAuthError } from '../auth/jwt/errors.js';
-import type { JwtVerifier, VerifiedUser } from '../auth/jwt/verify.js';
+import type { JwtVerifier } from '../auth/jwt/verify.js';
+import type { VerifiedUser } from '../auth/user.js';
 import { BOOTSTRAP_SUBJECT, type Actor } from './actor.js';
 import type { BootstrapTokens } from './bootstrap-token.js';
 import { ADMIN_TOKEN_PREFIX } from './bootstrap-token.js';

@@ -3,7 +3,7 @@
 import type { FrozenConfig } from '../../config/schema.js';
 import type { Logger } from '../../shared/log/logger.js';
 import { assembleService, type Service } from '../../shared/service.js';
-import { openGatewayDatabase } from '../storage/database.js';
+import { openGatewayDatabase } from '../database.js';
 import { createAdminApp } from './app.js';
 
 export async function openAdminService(config: FrozenConfig, logger: Logger): Promise<Service> {

@@ -1,6 +1,7 @@
 // The live view of the catalogue: which tools are approved (configuration, overridden by the stored
 // approval state) and which a caller may see, with stateless cursor pagination over the sorted names.
 import { GatewayError } from '../errors.js';
+import type { CatalogueGeneration } from './generation.js';
 import type { Catalogue, Tool } from './types.js';
 
 export type ApprovalState = 'approved' | 'revoked';
@@ -20,9 +21,16 @@ export interface ToolPage {
  * catalogue from the backends' current OpenAPI documents.
  */
 export interface CatalogueReloader {
-  generation(): Promise<number>;
-  load(): Promise<{ catalogue: Catalogue; configApproved: ReadonlySet<string> }>;
-  /** A reload that failed: the replica keeps serving the catalogue it has. */
+  generation(): Promise<Pick<CatalogueGeneration, 'generation' | 'forced'>>;
+  /**
+   * The catalogue from the current documents, to replace `current`; refused (thrown) where the reload
+   * guard refuses it (reload-guard.ts), unless the reload was forced.
+   */
+  load(
+    current: Catalogue,
+    forced: boolean,
+  ): Promise<{ catalogue: Catalogue; configApproved: ReadonlySet<string> }>;
+  /** A reload that failed or was refused: the replica keeps serving the catalogue it has. */
   failed(generation: number, error: unknown): void;
   /** A reload that succeeded. */
   reloaded?(generation: number, catalogue: Catalogue): void;
@@ -79,10 +87,11 @@ export class ToolDirectory {
   }
 
   private async reread(): Promise<void> {
-    const [state, generation] = await Promise.all([
+    const [state, latest] = await Promise.all([
       this.source?.load() ?? new Map<string, ApprovalState>(),
       this.reloader?.generation(),
     ]);
+    const generation = latest?.generation;
     if (!sameApprovals(this.stored, state)) this.changes++;
     this.stored = state;
     this.loadedAt = this.now();
@@ -94,15 +103,19 @@ export class ToolDirectory {
     this.generation = generation;
     // In the background: requests keep the catalogue they have until the new one is complete (a document
     // behind a URL may take seconds), then the swap is one assignment.
-    this.reloading = this.reload(this.reloader, generation);
+    this.reloading = this.reload(this.reloader, generation, latest?.forced === true);
   }
 
   /** The reload in progress, if any (tests and shutdown wait on it). */
   reloading: Promise<void> | undefined;
 
-  private async reload(reloader: CatalogueReloader, generation: number): Promise<void> {
+  private async reload(
+    reloader: CatalogueReloader,
+    generation: number,
+    forced: boolean,
+  ): Promise<void> {
     try {
-      const next = await reloader.load();
+      const next = await reloader.load(this.current, forced);
       this.current = next.catalogue;
       this.approvedByConfig = next.configApproved;
       this.changes++;

@@ -44,18 +44,31 @@ export async function loadDocument(backend: Backend): Promise<JsonObject> {
     if (!/^3\.[01]\.\d+/.test(version))
       throw new Error(`only OpenAPI 3.0 and 3.1 are supported (found "${version || 'none'}")`);
     const base = 'file' in source ? resolveDocumentPath(source.file) : source.url;
-    const api = await SwaggerParser.dereference(base, parsed as never, {
+    // Checked against the OpenAPI schema of its version before anything is built from it: a document
+    // whose `paths` is not a map (42, null, []) is refused, not read as a backend without operations.
+    const api = await SwaggerParser.validate(base, parsed as never, {
       resolve: { external: 'file' in source, http: false },
       dereference: { circular: true },
+      validate: { schema: true, spec: false },
     });
     return api as unknown as JsonObject;
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new GatewayError(
       'CATALOGUE_LOAD_FAILED',
-      `backend ${backend.name}: cannot load its OpenAPI document: ${reason}`,
+      `backend ${backend.name}: cannot load its OpenAPI document: ${reasonOf(error)}`,
     );
   }
+}
+
+/** The first line of a load error; a schema violation as up to three `pointer problem` findings. */
+function reasonOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const [first = '', ...rest] = error.message.split('\n');
+  if (!first.startsWith('Swagger schema validation failed')) return first;
+  const findings = [...new Set(rest.map((line) => line.trim().replace(/^#/, '')).filter(Boolean))];
+  const shown = findings.slice(0, 3).join('; ');
+  const more = findings.length > 3 ? ` (and ${findings.length - 3} more)` : '';
+  return `the document does not follow the OpenAPI schema: ${shown}${more}`;
 }
 
 /** Relative paths resolve against the working directory, then against the package root. */

@@ -1,6 +1,5 @@
 // One OpenAPI operation → one tool definition (pure). Arguments: path, query and declared header
 // parameters by name, plus the JSON body as `body`. Credentials never become arguments.
-import { isIdentityHeader } from '../forwarding/identity.js';
 import { annotationsFor } from './annotations.js';
 import { toJsonSchema } from './json-schema.js';
 import type {
@@ -22,6 +21,32 @@ export const METHODS: readonly HttpMethod[] = [
   'HEAD',
   'OPTIONS',
 ];
+
+/**
+ * Identity-bearing header names (lower case): the headers identity forwarding sets (forwarding/identity.ts)
+ * and the caller's credentials. A client must never be able to set one on an upstream request, so no
+ * tool argument becomes one.
+ */
+export const RESERVED_UPSTREAM_HEADERS: readonly string[] = [
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'ocp-apim-subscription-key',
+  'x-user-id',
+  'x-toolgate-application',
+  'x-toolgate-gateway-key',
+  'x-toolgate-identity',
+];
+
+/** True for headers that are identity-bearing: reserved names and any X-User-* header. */
+export function isIdentityHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return (
+    RESERVED_UPSTREAM_HEADERS.includes(lower) ||
+    lower.startsWith('x-user-') ||
+    lower.startsWith('x-toolgate-')
+  );
+}
 
 /** Header parameters that are never taken from the caller (credentials, transport, identity). */
 const RESERVED_HEADERS = new Set([

@@ -1,22 +1,33 @@
 // gateway.mcp.watchDocuments: when a backend's OpenAPI document file changes, check that the catalogue
-// still builds and, if it does, raise the catalogue generation, so every replica reloads (as
-// `toolgate tools reload` does); a document that does not build is reported and changes nothing.
+// still builds and that the reload guard accepts it against the catalogue this replica serves
+// (reload-guard.ts) and, if so, raise the catalogue generation, so every replica reloads (as
+// `toolgate tools reload` does); a document that does not build, or a catalogue the guard refuses, is
+// reported and changes nothing. Every replica that watches the file checks and reports on its own.
 // Folders are watched rather than files, since editors and deploy tools replace a file by renaming.
 import { watch, type FSWatcher } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname } from 'node:path';
 import type { FrozenConfig } from '../../config/schema.js';
 import type { Logger } from '../../shared/log/logger.js';
-import type { CatalogueGenerationRepository } from '../storage/catalogue-generation.js';
+import type { CatalogueGenerations } from './generation.js';
 import { loadCatalogue, resolveDocumentPath } from './load.js';
+import { checkCatalogue, toolCounts } from './reload-guard.js';
+import type { Catalogue } from './types.js';
 
 const SETTLE_MS = 300;
 
-export function watchDocuments(
-  backends: FrozenConfig['gateway']['backends'],
-  logger: Logger,
-  generations: CatalogueGenerationRepository,
-): { close(): void } {
+export interface DocumentWatchOptions {
+  readonly backends: FrozenConfig['gateway']['backends'];
+  readonly logger: Logger;
+  readonly generations: Pick<CatalogueGenerations, 'bump'>;
+  /** The catalogue this replica serves: what a new one is compared with. */
+  readonly served: () => Catalogue;
+  /** gateway.mcp.reloadMaxLoss */
+  readonly maxLoss: number;
+}
+
+export function watchDocuments(options: DocumentWatchOptions): { close(): void } {
+  const { backends, logger, generations } = options;
   const files = backends.flatMap((b) =>
     'file' in b.openapi ? [resolveDocumentPath(b.openapi.file)] : [],
   );
@@ -35,13 +46,17 @@ export function watchDocuments(
   const rebuild = async () => {
     if (closed) return;
     try {
-      await loadCatalogue(backends);
-      const generation = await generations.bump(`watch:${hostname()}`);
+      const counts = toolCounts(await loadCatalogue(backends), backends);
+      checkCatalogue(counts, toolCounts(options.served(), backends), options.maxLoss);
+      const generation = await generations.bump(`watch:${hostname()}`, {
+        toolCounts: counts,
+        forced: false,
+      });
       logger.info({ generation }, 'OpenAPI document changed: catalogue reload requested');
     } catch (error) {
       logger.warn(
         { reason: error instanceof Error ? error.message : String(error) },
-        'OpenAPI document changed but the catalogue does not build: keeping the current one',
+        'OpenAPI document changed but the catalogue does not build or is refused: keeping the current one',
       );
     }
   };

@@ -1,6 +1,7 @@
 // Identity headers for a backend call. Whatever the mode, the caller's own copies of these headers were
-// stripped before (only declared tool parameters ever become upstream headers), so a backend that trusts
-// exactly one of these mechanisms cannot be fooled by a client.
+// stripped before (only declared tool parameters ever become upstream headers, and the catalogue never
+// makes an identity-bearing header a parameter: catalogue/operation.ts, isIdentityHeader), so a backend
+// that trusts exactly one of these mechanisms cannot be fooled by a client.
 import type { AssertionSigner } from '../auth/assertion/sign.js';
 import type { IdentityForwardingConfig } from './config.js';
 import { subjectOf, type Caller } from '../caller.js';
@@ -9,28 +10,6 @@ export const USER_ID_HEADER = 'X-User-Id';
 export const APPLICATION_HEADER = 'X-Toolgate-Application';
 export const GATEWAY_KEY_HEADER = 'X-Toolgate-Gateway-Key';
 export const ASSERTION_HEADER = 'X-Toolgate-Identity';
-
-/** Header names a client must never be able to set on an upstream request (lower case). */
-export const RESERVED_UPSTREAM_HEADERS: readonly string[] = [
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'ocp-apim-subscription-key',
-  'x-user-id',
-  'x-toolgate-application',
-  'x-toolgate-gateway-key',
-  'x-toolgate-identity',
-];
-
-/** True for headers that are identity-bearing: reserved names and any X-User-* header. */
-export function isIdentityHeader(name: string): boolean {
-  const lower = name.toLowerCase();
-  return (
-    RESERVED_UPSTREAM_HEADERS.includes(lower) ||
-    lower.startsWith('x-user-') ||
-    lower.startsWith('x-toolgate-')
-  );
-}
 
 export interface ForwardingContext {
   readonly config: IdentityForwardingConfig;

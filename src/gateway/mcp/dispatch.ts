@@ -10,7 +10,9 @@ import {
   type JsonRpcResponse,
 } from './protocol.js';
 import type { Caller } from '../caller.js';
-import type { CallTrace, ToolService } from './tools.js';
+import type { Tool } from '../catalogue/types.js';
+import type { CallTrace, ToolCalls } from './tool-calls.js';
+import type { ToolListing } from './tool-listing.js';
 
 export const SERVER_VERSION = '0.1.0';
 
@@ -44,24 +46,54 @@ export interface Dispatched {
   readonly response: JsonRpcResponse;
   readonly status: number;
   readonly headers?: Readonly<Record<string, string>> | undefined;
+  /** The catalogue tool a tools/call reached (its outcome is counted as usage), if any. */
+  readonly tool?: string | undefined;
 }
 
 export class Dispatcher {
   constructor(
-    private readonly tools: ToolService,
+    private readonly listing: ToolListing,
+    private readonly calls: ToolCalls,
     private readonly server: ServerIdentity,
   ) {}
 
   async dispatch(input: DispatchInput): Promise<Dispatched> {
+    if (input.method === 'tools/call') return this.callTool(input);
+    return this.answer(input, () => this.run(input));
+  }
+
+  /** A tools/call: the tool it names (not reached: an error), then the call (reached, whatever its end). */
+  private async callTool(input: DispatchInput): Promise<Dispatched> {
+    const { caller, params } = input;
+    let tool: Tool;
     try {
-      const result = await this.run(input);
+      tool = await this.calls.resolve(caller, params);
+    } catch (error) {
+      return this.failure(input, error);
+    }
+    const answer = await this.answer(input, async () => ({
+      ...(await this.calls.run(caller, tool, params, input.version, input.trace)),
+    }));
+    return { ...answer, tool: tool.name };
+  }
+
+  private async answer(
+    input: DispatchInput,
+    produce: () => Promise<Record<string, unknown>>,
+  ): Promise<Dispatched> {
+    try {
+      const result = await produce();
       if (input.era === 'modern') this.completeModern(input, result);
       return { response: { jsonrpc: '2.0', id: input.id, result }, status: 200 };
     } catch (error) {
-      if (!(error instanceof GatewayError))
-        input.trace.log?.error({ err: error }, 'mcp request failed');
-      return errorResponse(input.id, error);
+      return this.failure(input, error);
     }
+  }
+
+  private failure(input: DispatchInput, error: unknown): Dispatched {
+    if (!(error instanceof GatewayError))
+      input.trace.log?.error({ err: error }, 'mcp request failed');
+    return errorResponse(input.id, error);
   }
 
   private async run(input: DispatchInput): Promise<Record<string, unknown>> {
@@ -73,9 +105,7 @@ export class Dispatcher {
         case 'ping':
           return {};
         case 'tools/list':
-          return this.tools.list(caller, params, version);
-        case 'tools/call':
-          return { ...(await this.tools.call(caller, params, version, input.trace)) };
+          return this.listing.list(caller, params, version);
         default:
           throw new GatewayError('METHOD_NOT_FOUND', `Method not found: ${method}`);
       }
@@ -84,9 +114,7 @@ export class Dispatcher {
       case 'server/discover':
         return this.discover();
       case 'tools/list':
-        return this.tools.list(caller, params, version);
-      case 'tools/call':
-        return { ...(await this.tools.call(caller, params, version, input.trace)) };
+        return this.listing.list(caller, params, version);
       default:
         throw new GatewayError('METHOD_NOT_FOUND_MODERN', `Method not found: ${method}`);
     }

@@ -6,15 +6,19 @@
 //   4. per message admit (every quota that applies, per tool for tools/call)    (gatekeeper)
 //                  → classify → protocol revision → dispatch                    (revision.ts, dispatch.ts)
 //                  → tools/call: catalogue → authorize (security class) → arguments → upstream → result
-//                                                                               (tools.ts)
+//                                                                               (tool-calls.ts)
+//                  → usage: a tools/call refused by a quota, or one that reached a catalogue tool
 //
-// Every refusal is a GatewayError, rendered here once as a JSON-RPC error with its HTTP status.
+// Every message costs quota once admitted, whatever becomes of it (invalid, unknown method, refused
+// later); a message a quota refuses costs none. Every refusal is a GatewayError, rendered here once as a
+// JSON-RPC error with its HTTP status.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_JSON_DEPTH, jsonNestingExceeds } from '../../shared/json-depth.js';
 import { addLogFields } from '../../shared/http/access-log.js';
 import type { Caller } from '../caller.js';
-import type { Gatekeeper } from '../admission/gatekeeper.js';
+import type { Gatekeeper } from '../gatekeeper/gatekeeper.js';
 import { GatewayError } from '../errors.js';
+import type { UsageEvents } from '../usage/recorder.js';
 import { errorResponse, type Dispatched, type Dispatcher } from './dispatch.js';
 import { calledTool, classify, readId, type Message } from './messages.js';
 import { acceptsBoth, originAllowed } from './origin.js';
@@ -29,6 +33,8 @@ export interface McpEndpointOptions {
   readonly allowedOrigins: readonly string[];
   readonly allowLoopbackOrigins: boolean;
   readonly maxBatchSize: number;
+  /** Usage per subscription and tool (usage/recorder.ts): recorded here, where a tools/call's fate is known. */
+  readonly usage?: UsageEvents | undefined;
 }
 
 type Headers = Readonly<Record<string, string>>;
@@ -107,7 +113,10 @@ interface MessageOutcome {
   readonly refusal?: Dispatched;
 }
 
-/** One message: admitted on its own, then classified, its revision settled, and dispatched. */
+/**
+ * One message: admitted on its own, then classified, its revision settled and dispatched; a tools/call is
+ * counted as usage (refused by a quota, or the outcome and time of a call that reached a catalogue tool).
+ */
 async function handleMessage(
   req: FastifyRequest,
   message: unknown,
@@ -115,10 +124,13 @@ async function handleMessage(
   options: McpEndpointOptions,
   inBatch = false,
 ): Promise<MessageOutcome> {
+  const tool = calledTool(message);
   let headers: Headers;
   try {
-    headers = await options.gatekeeper.admit(caller, calledTool(message));
+    headers = await options.gatekeeper.admit(caller, tool);
   } catch (error) {
+    if (tool !== undefined && error instanceof GatewayError && error.code === 'RATE_LIMITED')
+      options.usage?.quotaRefused(caller.subscription.id, tool);
     const refusal = errorResponse(readId(message), error);
     // Inside a batch a refused notification gets no answer (it never does), a refused request its own.
     const answered = !inBatch || classify(message).kind === 'request';
@@ -152,6 +164,7 @@ async function handleMessage(
   } catch (error) {
     return { headers, answer: errorResponse(id, error) };
   }
+  const started = performance.now();
   const answer = await options.dispatcher.dispatch({
     ...revision,
     id,
@@ -165,6 +178,13 @@ async function handleMessage(
       annotate: (fields: Readonly<Record<string, unknown>>) => addLogFields(req, fields),
     },
   });
+  if (answer.tool !== undefined)
+    options.usage?.call(
+      caller.subscription.id,
+      answer.tool,
+      'result' in answer.response && answer.response.result.isError !== true ? 'ok' : 'error',
+      performance.now() - started,
+    );
   return { headers, answer };
 }
 

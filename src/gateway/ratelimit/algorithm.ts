@@ -102,15 +102,16 @@ function outcome(w: LogWindow, now: number): WindowOutcome {
 /**
  * Decides one request against several windows at once, all-or-nothing: it is admitted only when
  * every window has room, and only then is `now` recorded in every window. A refusal records
- * nothing, so refused requests never use up quota. Windows must belong to distinct keys.
+ * nothing, so refused requests never use up quota. Windows must belong to distinct keys. With
+ * `recording` false (a peek) the decision is the same and nothing is recorded either way.
  */
-export function decide(windows: readonly LogWindow[], now: number): Verdict {
+export function decide(windows: readonly LogWindow[], now: number, recording = true): Verdict {
   let allowed = true;
   for (const w of windows) {
     trim(w.log, now, w.windowMs);
     if (w.log.size >= w.limit) allowed = false;
   }
-  if (allowed) for (const w of windows) record(w.log, now);
+  if (allowed && recording) for (const w of windows) record(w.log, now);
   const outcomes = windows.map((w) => outcome(w, now));
   let blockingIndex = -1;
   if (!allowed) {

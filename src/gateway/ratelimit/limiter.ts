@@ -1,11 +1,12 @@
-// The rate limiter the gateway calls: policy → store decision → HTTP/JSON-RPC rendering.
+// The rate limiter the gateway calls: policy → store → a decision (what was decided and why). The gatekeeper
+// renders it (src/gateway/gatekeeper/refusals.ts); nothing here knows HTTP or JSON-RPC.
 import type { Redis } from 'ioredis';
 import { TrustedProxies, resolveClientIp, type HeaderBag } from './client-ip.js';
 import { monotonicClock, silentLogger } from './clock.js';
 import type { RateLimitConfig } from '../../config/gateway-ratelimit.js';
-import { rateLimitResponse, type RateLimitResponse } from './headers.js';
 import { MemoryStore } from './memory-store.js';
 import { noopMetrics, type RateLimitMetrics } from './metrics.js';
+import { outcomeOf } from './outcome.js';
 import { checksFor, type RateLimitContext } from './policy.js';
 import { RedisStore } from './redis-store.js';
 import { ResilientStore } from './resilient-store.js';
@@ -21,13 +22,14 @@ export interface RateLimiterDeps {
   readonly store?: RateLimitStore;
 }
 
-export interface RateLimitResult extends RateLimitResponse {
-  readonly decision: LimitDecision;
-}
-
 export interface RateLimiter {
-  /** Decides one request and renders the outcome. Never throws for store failures. */
-  check(ctx: RateLimitContext): Promise<RateLimitResult>;
+  /** Decides one request against every quota that applies. Never throws for store failures. */
+  check(ctx: RateLimitContext): Promise<LimitDecision>;
+  /**
+   * The store the decisions come from (Redis when configured, shared by every worker and replica;
+   * memory otherwise), for the other counters of the request path: the failed-key lockout.
+   */
+  readonly store: RateLimitStore;
   /** The client IP of a request per the trusted-proxy configuration. */
   clientIp(socketAddress: string, headers: HeaderBag): string;
   /**
@@ -85,13 +87,11 @@ export function createRateLimiter(
   const trusted = new TrustedProxies(config.trustedProxies);
   const source = effectiveStore(config, deps);
   return {
+    store,
     async check(ctx) {
       const decision = await store.consume(checksFor(ctx, config));
-      const response = rateLimitResponse(decision);
-      const outcome =
-        response.status === 200 ? 'allowed' : response.status === 429 ? 'rejected' : 'unavailable';
-      metrics.decision(outcome, decision.degraded ?? source);
-      return { ...response, decision };
+      metrics.decision(outcomeOf(decision), decision.degraded ?? source);
+      return decision;
     },
     clientIp(socketAddress, headers) {
       return resolveClientIp(socketAddress, headers, trusted, config.forwardedHeader);

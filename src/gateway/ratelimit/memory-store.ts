@@ -56,15 +56,20 @@ export class MemoryStore implements RateLimitStore {
     return Promise.resolve(this.consumeSync(checks));
   }
 
-  /** The synchronous decision (the memory store never waits). */
-  consumeSync(checks: readonly LimitCheck[]): LimitDecision {
+  peek(checks: readonly LimitCheck[]): Promise<LimitDecision> {
+    return Promise.resolve(this.consumeSync(checks, false));
+  }
+
+  /** The synchronous decision (the memory store never waits); `recording` false: a peek. */
+  consumeSync(checks: readonly LimitCheck[], recording = true): LimitDecision {
     const now = this.#clock.now();
     const windows: LogWindow[] = checks.map((c) => ({
-      log: this.#entryFor(c, now),
+      // A peek at a key never seen reads an empty log and keeps nothing.
+      log: recording ? this.#entryFor(c, now) : (this.#find(c.key) ?? emptyEntry(c.windowMs)),
       limit: c.limit,
       windowMs: c.windowMs,
     }));
-    const verdict = decide(windows, now);
+    const verdict = decide(windows, now, recording);
     const results = checks.map((check, i) => {
       const o = verdict.outcomes[i];
       return { check, remaining: o?.remaining ?? 0, resetMs: o?.resetMs ?? 0 };
@@ -103,6 +108,10 @@ export class MemoryStore implements RateLimitStore {
     return Promise.resolve();
   }
 
+  #find(key: string): Entry | undefined {
+    return this.#current.get(key) ?? this.#previous.get(key);
+  }
+
   #entryFor(check: LimitCheck, now: number): Entry {
     const found = this.#current.get(check.key);
     if (found) {
@@ -111,13 +120,7 @@ export class MemoryStore implements RateLimitStore {
     }
     const old = this.#previous.get(check.key);
     if (old) this.#previous.delete(check.key);
-    const entry: Entry = old ?? {
-      ts: [],
-      start: 0,
-      size: 0,
-      last: Number.NEGATIVE_INFINITY,
-      windowMs: check.windowMs,
-    };
+    const entry: Entry = old ?? emptyEntry(check.windowMs);
     entry.windowMs = check.windowMs;
     this.#current.set(check.key, entry);
     if (this.#current.size >= this.#generationSize) this.#rotate(now);
@@ -133,4 +136,8 @@ export class MemoryStore implements RateLimitStore {
       for (const entry of dropped.values()) this.#onEvict(!isExpired(entry, now, entry.windowMs));
     }
   }
+}
+
+function emptyEntry(windowMs: number): Entry {
+  return { ts: [], start: 0, size: 0, last: Number.NEGATIVE_INFINITY, windowMs };
 }

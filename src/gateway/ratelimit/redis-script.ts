@@ -3,7 +3,8 @@
 // KEYS[i]          sorted set of admission timestamps (score = ms) of check i
 // ARGV[1]          time in ms, or '' to use the Redis server's TIME (the default: one clock for
 //                  every gateway replica, so skew between replicas cannot distort windows)
-// ARGV[2]          unique member added on admission (process id + sequence; short to save memory)
+// ARGV[2]          unique member added on admission (process id + sequence; short to save memory), or ''
+//                  to decide without recording anything (a peek)
 // ARGV[3]          extra TTL in ms: 0 with server time; with caller time a margin, because the
 //                  key's TTL runs on the Redis clock while its scores are on the caller's
 // ARGV[2i+2..2i+3] limit and window (ms) of check i
@@ -40,7 +41,7 @@ for i = 1, n do
   if c >= limit then
     block = redis.call('ZRANGE', key, c - limit, c - limit, 'WITHSCORES')[2]
   end
-  if allowed == 1 then
+  if allowed == 1 and ARGV[2] ~= '' then
     local score = now
     local newest = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')[2]
     if newest and tonumber(newest) > score then score = tonumber(newest) end

@@ -98,14 +98,23 @@ export class RedisStore implements RateLimitStore {
     });
   }
 
-  async consume(checks: readonly LimitCheck[]): Promise<LimitDecision> {
+  consume(checks: readonly LimitCheck[]): Promise<LimitDecision> {
+    this.#seq = (this.#seq + 1) % Number.MAX_SAFE_INTEGER;
+    return this.#decide(checks, `${this.#idBase}${this.#seq.toString(36)}`);
+  }
+
+  peek(checks: readonly LimitCheck[]): Promise<LimitDecision> {
+    return this.#decide(checks, '');
+  }
+
+  /** One run of the script; `member` '' decides without recording (a peek). */
+  async #decide(checks: readonly LimitCheck[], member: string): Promise<LimitDecision> {
     if (checks.length === 0) return { allowed: true, checks: [] };
     const args: Array<string | number> = [checks.length];
     for (const c of checks) args.push(this.#prefix + c.key);
-    this.#seq = (this.#seq + 1) % Number.MAX_SAFE_INTEGER;
     args.push(
       this.#clock ? this.#clock.now().toFixed(3) : '',
-      `${this.#idBase}${this.#seq.toString(36)}`,
+      member,
       this.#clock ? CALLER_TIME_TTL_SLACK_MS : 0,
     );
     for (const c of checks) args.push(c.limit, c.windowMs);

@@ -56,10 +56,18 @@ export class ResilientStore implements RateLimitStore {
     return this.#breaker.state;
   }
 
-  async consume(checks: readonly LimitCheck[]): Promise<LimitDecision> {
-    if (!this.#breaker.tryAcquire()) return this.#degrade(checks);
+  consume(checks: readonly LimitCheck[]): Promise<LimitDecision> {
+    return this.#decide(checks, 'consume');
+  }
+
+  peek(checks: readonly LimitCheck[]): Promise<LimitDecision> {
+    return this.#decide(checks, 'peek');
+  }
+
+  async #decide(checks: readonly LimitCheck[], op: 'consume' | 'peek'): Promise<LimitDecision> {
+    if (!this.#breaker.tryAcquire()) return this.#degrade(checks, op);
     try {
-      const decision = await this.#primary.consume(checks);
+      const decision = await this.#primary[op](checks);
       this.#breaker.success();
       return decision;
     } catch (err) {
@@ -70,7 +78,7 @@ export class ResilientStore implements RateLimitStore {
         'rate-limit store failed; applying failure policy',
       );
       this.#breaker.failure();
-      return this.#degrade(checks);
+      return this.#degrade(checks, op);
     }
   }
 
@@ -79,9 +87,9 @@ export class ResilientStore implements RateLimitStore {
     await this.#fallback?.close();
   }
 
-  async #degrade(checks: readonly LimitCheck[]): Promise<LimitDecision> {
+  async #degrade(checks: readonly LimitCheck[], op: 'consume' | 'peek'): Promise<LimitDecision> {
     if (this.#policy === 'fallback' && this.#fallback) {
-      const d = await this.#fallback.consume(checks);
+      const d = await this.#fallback[op](checks);
       return { ...d, degraded: 'fallback' };
     }
     const results = checks.map((check) => ({ check, remaining: check.limit, resetMs: 0 }));

@@ -1,7 +1,7 @@
 // Shared types of the rate-limiting module. Pure declarations, no runtime code.
 
 /** Which policy a check belongs to; also the policy name used in the RateLimit header fields. */
-export type LimitScope = 'user' | 'ip' | 'subscription' | 'tool';
+export type LimitScope = 'user' | 'ip' | 'subscription' | 'tool' | 'failed-keys';
 
 /** One counter a request is checked against: at most `limit` admissions per sliding `windowMs`. */
 export interface LimitCheck {
@@ -40,6 +40,8 @@ export interface LimitDecision {
 /** A place where sliding logs live. One `consume` is one atomic, all-or-nothing decision. */
 export interface RateLimitStore {
   consume(checks: readonly LimitCheck[]): Promise<LimitDecision>;
+  /** The decision `consume` would make now, recording nothing (the failed-key lockout asks first). */
+  peek(checks: readonly LimitCheck[]): Promise<LimitDecision>;
   close(): Promise<void>;
 }
 

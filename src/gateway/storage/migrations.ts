@@ -69,4 +69,12 @@ export const gatewayMigrations: readonly Migration[] = [
   PRIMARY KEY (minute, subscription_id, tool)
 )`,
   },
+  {
+    version: 6,
+    name: 'catalogue generation: forced, tool counts',
+    // forced: the reload was forced past the reload guard; tool_counts: JSON, tools per backend of the
+    // catalogue last accepted (what `toolgate tools reload` compares a new one with).
+    up: `ALTER TABLE gateway_catalogue_generation ADD COLUMN forced INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE gateway_catalogue_generation ADD COLUMN tool_counts TEXT`,
+  },
 ];

@@ -1,8 +1,10 @@
 // Usage as the gateway sees it: every tools/call outcome and every quota refusal is counted in memory
 // (a map lookup and a few additions, no I/O on the request path) per minute, subscription and tool, and
 // flushed every `gateway.usage.flushMs` and at shutdown by adding to the stored minute rows. A failed
-// flush keeps its counts for the next one. Rows older than the retention are pruned on a flush, at most
-// once an hour.
+// flush keeps its counts for the next one; counts not yet flushed are lost if the process is killed
+// (SIGKILL, a crash): at most one interval's worth. Rows older than the retention are pruned on a flush,
+// at most once an hour. The MCP endpoint tells it of each tools/call (mcp/endpoint.ts): the one place
+// usage is recorded.
 import type { UsageStore, UsageRow } from './store.js';
 import { minuteOf } from './store.js';
 import { BUCKETS, bucketOf } from './histogram.js';
@@ -23,6 +25,11 @@ export interface UsageEvents {
 
 export interface UsageRecorderOptions {
   readonly store: UsageStore;
+  /**
+   * Whether a name is a tool of the catalogue being served: only those are counted (a client may send any
+   * name in a tools/call a quota refuses), so the usage table stays bounded by the catalogue. Default: all.
+   */
+  readonly isTool?: (name: string) => boolean;
   readonly now?: () => number;
   /** Told about a failed flush (its counts are kept). */
   readonly onError?: (error: unknown) => void;
@@ -97,6 +104,7 @@ export class UsageRecorder implements UsageEvents {
   }
 
   private row(subscriptionId: string, tool: string): UsageRow | undefined {
+    if (this.options.isTool?.(tool) === false) return undefined;
     const minute = minuteOf(this.now());
     const key = `${minute}\u0000${subscriptionId}\u0000${tool}`;
     let row = this.pending.get(key);

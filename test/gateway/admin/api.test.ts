@@ -17,7 +17,7 @@ import { adminApiRoutes } from '../../../src/gateway/admin/routes/admin-api.js';
 import { createGateway } from '../../../src/gateway/create-gateway.js';
 import { openSqlite } from '../../../src/shared/db/sqlite.js';
 import type { Database } from '../../../src/shared/db/types.js';
-import { migrateGatewayDatabase } from '../../../src/gateway/storage/database.js';
+import { migrateGatewayDatabase } from '../../../src/gateway/database.js';
 import { startFixtureBackend, type FixtureBackend } from '../support/fixture-backend.js';
 import { fixtureBackendConfig, MCP_HEADERS } from '../support/gateway.js';
 import { testConfig } from './support.js';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import pino from 'pino';
 import { createAdminApp } from '../../../src/gateway/admin/app.js';
 import { openAdminServices } from '../../../src/gateway/admin/services.js';
-import { migrateGatewayDatabase } from '../../../src/gateway/storage/database.js';
+import { migrateGatewayDatabase } from '../../../src/gateway/database.js';
 import { openSqlite } from '../../../src/shared/db/sqlite.js';
 import { testConfig } from './support.js';
 

@@ -15,7 +15,7 @@ import { IdentityProviderService } from '../../../src/gateway/admin/identity-pro
 import { AdminError } from '../../../src/gateway/admin/errors.js';
 import type { IdpSettings } from '../../../src/gateway/admin/identity-provider/settings.js';
 import { SubscriptionStore } from '../../../src/gateway/auth/subscriptions/store.js';
-import { migrateGatewayDatabase } from '../../../src/gateway/storage/database.js';
+import { migrateGatewayDatabase } from '../../../src/gateway/database.js';
 import { openSqlite } from '../../../src/shared/db/sqlite.js';
 import type { Database } from '../../../src/shared/db/types.js';
 import { createLogger } from '../../../src/shared/log/logger.js';

@@ -8,11 +8,12 @@ import type { FastifyInstance } from 'fastify';
 import { createGateway } from '../../../src/gateway/create-gateway.js';
 import { openAdminServices, type AdminServices } from '../../../src/gateway/admin/services.js';
 import { SubscriptionKeyAuthenticator } from '../../../src/gateway/auth/subscriptions/authenticate.js';
+import { keyRefusal } from '../../../src/gateway/gatekeeper/refusals.js';
 import { KeyUseRecorder } from '../../../src/gateway/auth/subscriptions/key-use.js';
 import { DEFAULT_KEY_POLICY, type KeyPolicy } from '../../../src/gateway/admin/key-policy.js';
 import { openSqlite } from '../../../src/shared/db/sqlite.js';
 import type { Database } from '../../../src/shared/db/types.js';
-import { migrateGatewayDatabase } from '../../../src/gateway/storage/database.js';
+import { migrateGatewayDatabase } from '../../../src/gateway/database.js';
 import { startFixtureBackend, type FixtureBackend } from '../support/fixture-backend.js';
 import { fixtureBackendConfig, MCP_HEADERS } from '../support/gateway.js';
 import { ADMIN, testConfig } from './support.js';
@@ -53,8 +54,8 @@ describe('key expiry and last use', () => {
     now += 91 * DAY;
     const refused = await production.check(issued.primaryKey, '10.0.0.1');
     assert.equal(refused.ok, false);
-    assert.equal(!refused.ok && refused.code, 'SUBSCRIPTION_KEY_EXPIRED');
-    assert.equal(!refused.ok && refused.status, 401);
+    assert.equal(!refused.ok && refused.reason, 'SUBSCRIPTION_KEY_EXPIRED');
+    assert.equal(!refused.ok && keyRefusal(refused).httpStatus, 401);
     // The same key in an environment the policy does not enforce (wrong environment aside) is only warned about.
     policy = DEFAULT_KEY_POLICY;
     assert.equal((await production.check(issued.primaryKey, '10.0.0.1')).ok, true);

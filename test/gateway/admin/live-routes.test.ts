@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../../src/config/load.js';
 import { createAdminApp } from '../../../src/gateway/admin/app.js';
 import { SubscriptionStore } from '../../../src/gateway/auth/subscriptions/store.js';
-import { migrateGatewayDatabase } from '../../../src/gateway/storage/database.js';
+import { migrateGatewayDatabase } from '../../../src/gateway/database.js';
 import { UsageStore, minuteOf } from '../../../src/gateway/usage/store.js';
 import { openSqlite } from '../../../src/shared/db/sqlite.js';
 import type { Database } from '../../../src/shared/db/types.js';

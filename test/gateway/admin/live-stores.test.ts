@@ -10,7 +10,7 @@ import {
   CatalogueGenerationRepository,
   bumpGeneration,
 } from '../../../src/gateway/storage/catalogue-generation.js';
-import { migrateGatewayDatabase } from '../../../src/gateway/storage/database.js';
+import { migrateGatewayDatabase } from '../../../src/gateway/database.js';
 import { ToolSettingsRepository } from '../../../src/gateway/storage/tool-settings.js';
 import { openPostgres } from '../../../src/shared/db/postgres.js';
 import { openSqlite } from '../../../src/shared/db/sqlite.js';

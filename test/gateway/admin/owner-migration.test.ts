@@ -9,7 +9,7 @@ import type { Actor } from '../../../src/gateway/admin/actor.js';
 import { adminMigrations } from '../../../src/gateway/admin/migrations.js';
 import { openAdminServices, type AdminServices } from '../../../src/gateway/admin/services.js';
 import { subscriptionMigrations } from '../../../src/gateway/auth/subscriptions/migrations.js';
-import { migrateGatewayDatabase } from '../../../src/gateway/storage/database.js';
+import { migrateGatewayDatabase } from '../../../src/gateway/database.js';
 import { ALICE, DATABASE_TARGETS, ISSUER, testConfig, type OpenedDatabase } from './support.js';
 
 const BOOTSTRAP: Actor = { role: 'admin', subject: 'bootstrap-admin', via: 'bootstrap-token' };

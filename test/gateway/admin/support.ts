@@ -5,7 +5,7 @@ import type { FrozenConfig } from '../../../src/config/schema.js';
 import { openPostgres } from '../../../src/shared/db/postgres.js';
 import { openSqlite } from '../../../src/shared/db/sqlite.js';
 import type { Database } from '../../../src/shared/db/types.js';
-import { migrateGatewayDatabase } from '../../../src/gateway/storage/database.js';
+import { migrateGatewayDatabase } from '../../../src/gateway/database.js';
 import type { Actor } from '../../../src/gateway/admin/actor.js';
 import { DATABASE_URL, dropSchema, skipWithoutPostgres, uniqueName } from '../../helpers/infra.js';
 

@@ -7,7 +7,8 @@ import {
   IdentityForwardingSchema,
   type IdentityForwardingConfig,
 } from '../../../src/gateway/forwarding/config.js';
-import { identityHeaders, isIdentityHeader } from '../../../src/gateway/forwarding/identity.js';
+import { identityHeaders } from '../../../src/gateway/forwarding/identity.js';
+import { isIdentityHeader } from '../../../src/gateway/catalogue/operation.js';
 import type { Caller } from '../../../src/gateway/caller.js';
 
 const aliceClaims = {
@@ -32,7 +33,7 @@ function caller(user: Caller['user'], application: string, authorization?: strin
     ...(authorization === undefined ? {} : { authorization }),
   };
 }
-const alice = { subject: 'alice', claims: aliceClaims };
+const alice = { subject: 'alice', claims: aliceClaims, expiresAt: 2_000_000_000, tokenHash: 'a1' };
 
 function config(partial: Partial<IdentityForwardingConfig>): IdentityForwardingConfig {
   return Value.Default(IdentityForwardingSchema, { ...partial }) as IdentityForwardingConfig;

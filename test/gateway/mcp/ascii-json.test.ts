@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { asciiJson } from '../../../src/gateway/mcp/tools.js';
+import { asciiJson } from '../../../src/gateway/mcp/tool-listing.js';
 
 test('tool listings are written in ASCII and read back as the same JSON', () => {
   const value = {

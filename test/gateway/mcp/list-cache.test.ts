@@ -10,9 +10,8 @@ import {
   type ApprovalState,
 } from '../../../src/gateway/catalogue/directory.js';
 import type { Caller } from '../../../src/gateway/caller.js';
-import { ArgumentValidator } from '../../../src/gateway/mcp/arguments.js';
 import type { RawJson } from '../../../src/gateway/mcp/raw-json.js';
-import { ToolService } from '../../../src/gateway/mcp/tools.js';
+import { ToolListing } from '../../../src/gateway/mcp/tool-listing.js';
 import { largeDocument } from '../support/large-document.js';
 
 const catalogue = buildCatalogue([
@@ -42,15 +41,7 @@ function service(stored: () => Map<string, ApprovalState>, clock: { now: number 
     1000,
     () => clock.now,
   );
-  return new ToolService({
-    directory,
-    validator: new ArgumentValidator(),
-    clients: new Map(),
-    gatekeeper: { authorize: () => undefined },
-    identity: async () => ({}),
-    pageSize: 10,
-    hidden: [],
-  });
+  return new ToolListing({ directory, pageSize: 10 });
 }
 
 const names = (result: Record<string, unknown>): string[] =>

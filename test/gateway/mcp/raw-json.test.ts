@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RawJson, encodeWithRaw, withSourceText } from '../../../src/gateway/mcp/raw-json.js';
-import { mapOutcome } from '../../../src/gateway/upstream/result.js';
+import { mapOutcome } from '../../../src/gateway/mcp/tool-result.js';
 
 /** What the endpoint sends for `value`, as text. */
 const sentText = (value: unknown): string => encodeWithRaw(value).toString('utf8');

@@ -1,10 +1,10 @@
-// The gatekeeper seam of the request path (src/gateway/admission/gatekeeper.ts): identify once per HTTP
+// The gatekeeper seam of the request path (src/gateway/gatekeeper/gatekeeper.ts): identify once per HTTP
 // request, admit once per JSON-RPC message, authorize each tool call; the Caller it builds decides the
 // visible tools and the identity the backend receives.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GatewayError } from '../../../src/gateway/errors.js';
-import type { Gatekeeper, InboundRequest } from '../../../src/gateway/admission/gatekeeper.js';
+import type { Gatekeeper, InboundRequest } from '../../../src/gateway/gatekeeper/gatekeeper.js';
 import type { Caller } from '../../../src/gateway/caller.js';
 import { startFixtureBackend, type FixtureBackend } from '../support/fixture-backend.js';
 import {
@@ -39,7 +39,14 @@ const gatekeeper: Gatekeeper = {
         rateLimitPerMinute: null,
       },
       user:
-        token === 'Bearer alice' ? { subject: 'alice', claims: { email: 'a@example.com' } } : null,
+        token === 'Bearer alice'
+          ? {
+              subject: 'alice',
+              claims: { email: 'a@example.com' },
+              expiresAt: Math.floor(Date.now() / 1000) + 60,
+              tokenHash: 'a1',
+            }
+          : null,
     };
     return caller;
   },

@@ -11,7 +11,7 @@ import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from 'jose';
 import { loadConfig } from '../../../src/config/load.js';
 import { createLogger } from '../../../src/shared/log/logger.js';
 import type { Database } from '../../../src/shared/db/types.js';
-import { openGatewayDatabase } from '../../../src/gateway/storage/database.js';
+import { openGatewayDatabase } from '../../../src/gateway/database.js';
 import { createAdminApp } from '../../../src/gateway/admin/app.js';
 import { openAdminServices, type AdminServices } from '../../../src/gateway/admin/services.js';
 

@@ -5,6 +5,7 @@ import { parseRateLimitConfig } from '../../../src/config/gateway-ratelimit.js';
 import { createRateLimiter } from '../../../src/gateway/ratelimit/limiter.js';
 import { CountingMetrics } from '../../helpers/counting-metrics.js';
 import { ManualClock } from './manual-clock.js';
+import { rendered } from './rendered.js';
 
 describe('rate limiter', () => {
   it('anonymous callers: 50 per minute per IP, then 429 with headers and error data', async () => {
@@ -19,7 +20,7 @@ describe('rate limiter', () => {
     );
     const ctx = { userId: null, clientIp: '203.0.113.5', subscriptionId: 'sub1' };
     for (let i = 0; i < 50; i++) {
-      const r = await limiter.check(ctx);
+      const r = rendered(await limiter.check(ctx));
       assert.equal(r.status, 200);
       // t = seconds until the oldest counted request (the first, i * 100 ms ago) leaves the window.
       const t = Math.ceil((60_000 - i * 100) / 1000);
@@ -29,7 +30,7 @@ describe('rate limiter', () => {
       );
       clock.advance(100);
     }
-    const refused = await limiter.check(ctx);
+    const refused = rendered(await limiter.check(ctx));
     assert.equal(refused.status, 429);
     assert.equal(refused.headers['Retry-After'], '55'); // first request 5 s ago
     assert.deepEqual(refused.error?.data, {
@@ -39,7 +40,7 @@ describe('rate limiter', () => {
       retryAfterSeconds: 55,
     });
     // Another IP on the same subscription is unaffected.
-    assert.equal((await limiter.check({ ...ctx, clientIp: '203.0.113.6' })).status, 200);
+    assert.equal(rendered(await limiter.check({ ...ctx, clientIp: '203.0.113.6' })).status, 200);
     assert.equal(metrics.get('decision:allowed:memory'), 51);
     assert.equal(metrics.get('decision:rejected:memory'), 1);
     await limiter.close();
@@ -53,11 +54,13 @@ describe('rate limiter', () => {
     );
     let admitted = 0;
     for (let i = 0; i < 600; i++) {
-      const r = await limiter.check({
-        userId: 'alice',
-        clientIp: `198.51.100.${i % 250}`,
-        subscriptionId: 's',
-      });
+      const r = rendered(
+        await limiter.check({
+          userId: 'alice',
+          clientIp: `198.51.100.${i % 250}`,
+          subscriptionId: 's',
+        }),
+      );
       if (r.status === 200) admitted++;
     }
     assert.equal(admitted, 500);
@@ -88,7 +91,9 @@ describe('rate limiter', () => {
     );
     assert.equal(await redis.ready(300), false);
     assert.deepEqual(warnings, ['rate-limit Redis not reachable at startup']);
-    const r = await redis.check({ userId: 'u', clientIp: '192.0.2.1', subscriptionId: 's' });
+    const r = rendered(
+      await redis.check({ userId: 'u', clientIp: '192.0.2.1', subscriptionId: 's' }),
+    );
     assert.equal(r.status, 200);
     assert.equal(r.decision.degraded, 'fallback');
     await redis.close();
@@ -109,11 +114,13 @@ describe('rate limiter', () => {
       assert.equal(await limiter.ready(), true);
       const statuses = [];
       for (let i = 0; i < 4; i++) {
-        const r = await limiter.check({
-          userId: 'carol',
-          clientIp: '192.0.2.1',
-          subscriptionId: 's',
-        });
+        const r = rendered(
+          await limiter.check({
+            userId: 'carol',
+            clientIp: '192.0.2.1',
+            subscriptionId: 's',
+          }),
+        );
         assert.equal(r.decision.degraded, undefined);
         statuses.push(r.status);
       }

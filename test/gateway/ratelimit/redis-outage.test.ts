@@ -19,6 +19,7 @@ import { RedisStore } from '../../../src/gateway/ratelimit/redis-store.js';
 import { ResilientStore } from '../../../src/gateway/ratelimit/resilient-store.js';
 import type { LimitCheck, LimitDecision } from '../../../src/gateway/ratelimit/types.js';
 import { startTcpRelay } from '../../helpers/tcp-relay.js';
+import { rendered } from './rendered.js';
 
 const REDIS_SERVER = '/usr/bin/redis-server';
 const skip = existsSync(REDIS_SERVER) ? false : `${REDIS_SERVER} not installed`;
@@ -215,11 +216,13 @@ describe('real Redis outage', { skip }, () => {
       const metrics = new CountingMetrics();
       const limiter = createRateLimiter(config, { metrics });
       try {
-        const r = await limiter.check({
-          userId: 'u1',
-          clientIp: '192.0.2.1',
-          subscriptionId: 's1',
-        });
+        const r = rendered(
+          await limiter.check({
+            userId: 'u1',
+            clientIp: '192.0.2.1',
+            subscriptionId: 's1',
+          }),
+        );
         return { r, metrics };
       } finally {
         await limiter.close();

@@ -22,6 +22,9 @@ class ScriptedStore implements RateLimitStore {
     if (!this.up) throw new Error('Command timed out');
     return { allowed: true, checks: checks.map((check) => ({ check, remaining: 7, resetMs: 1 })) };
   }
+  async peek(checks: readonly LimitCheck[]): Promise<LimitDecision> {
+    return this.consume(checks);
+  }
   async close(): Promise<void> {}
 }
 

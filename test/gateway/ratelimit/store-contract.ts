@@ -75,6 +75,25 @@ export function storeContract(target: ContractTarget): void {
       assert.equal((await store.consume([user(1)])).allowed, true);
     });
 
+    it('peek decides as consume would and records nothing', async () => {
+      const { clock, store } = await setup();
+      const unseen = await store.peek([user(2, 60_000, 'u:nobody')]);
+      assert.equal(unseen.allowed, true);
+      assert.equal(unseen.checks[0]?.remaining, 2);
+      for (let i = 0; i < 5; i++) assert.equal((await store.peek([user(2)])).allowed, true);
+      await store.consume([user(2)]);
+      clock.advance(1000);
+      await store.consume([user(2)]);
+      const full = await store.peek([user(2)]);
+      assert.equal(full.allowed, false);
+      assert.equal(full.checks[0]?.remaining, 0);
+      assert.equal(full.blocking?.retryAfterMs, 59_000);
+      clock.advance(59_000); // the first admission leaves the window: room for one, nothing recorded
+      assert.equal((await store.peek([user(2)])).allowed, true);
+      assert.equal((await store.consume([user(2)])).allowed, true);
+      assert.equal((await store.consume([user(2)])).allowed, false);
+    });
+
     it('decides several checks all-or-nothing', async () => {
       const { store } = await setup();
       const tool: LimitCheck = { scope: 'tool', key: 't:s1:x', limit: 2, windowMs: 60_000 };

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { loadConfig } from '../../../src/config/load.js';
 import { createGateway } from '../../../src/gateway/create-gateway.js';
-import type { Gatekeeper } from '../../../src/gateway/admission/gatekeeper.js';
+import type { Gatekeeper } from '../../../src/gateway/gatekeeper/gatekeeper.js';
 import type { Caller } from '../../../src/gateway/caller.js';
 import type { Catalogue } from '../../../src/gateway/catalogue/types.js';
 import { openSqlite } from '../../../src/shared/db/sqlite.js';
@@ -20,10 +20,7 @@ import {
   type FixtureBackend,
 } from './fixture-backend.js';
 import { GatewayError } from '../../../src/gateway/errors.js';
-import {
-  migrateGatewayDatabase,
-  openGatewayDatabase,
-} from '../../../src/gateway/storage/database.js';
+import { migrateGatewayDatabase, openGatewayDatabase } from '../../../src/gateway/database.js';
 import { SubscriptionStore } from '../../../src/gateway/auth/subscriptions/store.js';
 import type { FrozenConfig } from '../../../src/config/schema.js';
 import { createLogger } from '../../../src/shared/log/logger.js';
@@ -58,7 +55,7 @@ export interface TestGatewayOptions {
 /**
  * A gatekeeper that lets every request in as an anonymous caller of a subscription that may use every tool,
  * with no quotas: for tests of the transport, the protocol and the upstream path. The configured
- * gatekeeper (keys, tokens, quotas) is tested in pipeline.test.ts and admission/.
+ * gatekeeper (keys, tokens, quotas) is tested in pipeline.test.ts and gatekeeper/.
  */
 export const OPEN_GATEKEEPER: Gatekeeper = {
   identify: async (request): Promise<Caller> => ({

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../../src/config/load.js';
 import { createGateway } from '../../../src/gateway/create-gateway.js';
 import { SubscriptionStore } from '../../../src/gateway/auth/subscriptions/store.js';
-import { migrateGatewayDatabase } from '../../../src/gateway/storage/database.js';
+import { migrateGatewayDatabase } from '../../../src/gateway/database.js';
 import { BUCKETS, bucketOf, quantile } from '../../../src/gateway/usage/histogram.js';
 import { UsageRecorder } from '../../../src/gateway/usage/recorder.js';
 import { UsageStore, minuteOf } from '../../../src/gateway/usage/store.js';

@@ -1,14 +1,9 @@
-// The per-request decision the gateway makes (spec §Authentication 2, 5, 6, 8): who is calling,
+// The per-request decision the gateway makes (spec §Authentication 2, 5, 6, 8): which user is calling,
 // given the configured mode, the Authorization header and whether the tool requires a user.
 import { AuthError } from './errors.js';
 import { parseBearer } from './bearer.js';
-import type { JwtVerifier, VerifiedUser } from './verify.js';
-
-export const ANONYMOUS_USER_ID = 'anonymous';
-
-export type RequestIdentity =
-  | { kind: 'anonymous'; userId: typeof ANONYMOUS_USER_ID }
-  | { kind: 'user'; userId: string; user: VerifiedUser };
+import type { JwtVerifier } from './verify.js';
+import type { VerifiedUser } from '../user.js';
 
 export interface AuthenticateInput {
   mode: 'conditional' | 'required' | 'anonymous';
@@ -20,23 +15,22 @@ export interface AuthenticateInput {
 }
 
 /**
+ * The verified user, or null for an anonymous caller.
  * anonymous mode → always anonymous (the header is ignored; a tool requiring a user is refused).
  * No header → anonymous, unless mode is `required` or the tool requires a user (TOKEN_MISSING).
  * A header → it must be a valid Bearer JWT (any AuthError → HTTP 401), whatever the tool.
  */
-export async function authenticateRequest(input: AuthenticateInput): Promise<RequestIdentity> {
-  const anonymous = { kind: 'anonymous', userId: ANONYMOUS_USER_ID } as const;
+export async function authenticateRequest(input: AuthenticateInput): Promise<VerifiedUser | null> {
   if (input.mode === 'anonymous') {
     if (input.toolRequiresUser)
       throw new AuthError('TOKEN_MISSING', 'this tool requires a user token');
-    return anonymous;
+    return null;
   }
   const token = parseBearer(input.authorization);
   if (token === null) {
     if (input.mode === 'required' || input.toolRequiresUser)
       throw new AuthError('TOKEN_MISSING', 'a bearer token is required');
-    return anonymous;
+    return null;
   }
-  const user = await input.verifier.verify(token);
-  return { kind: 'user', userId: user.subject, user };
+  return input.verifier.verify(token);
 }

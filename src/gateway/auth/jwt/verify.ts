@@ -14,15 +14,7 @@ import { createKeySource } from './key-source.js';
 import { createTokenCache, sha256Hex } from './token-cache.js';
 import { checkSubject } from './subject.js';
 import { checkTokenTimes } from './token-times.js';
-
-export interface VerifiedUser {
-  subject: string;
-  claims: Record<string, unknown>;
-  /** The token's `exp` claim (seconds since the epoch). */
-  expiresAt: number;
-  /** Hex SHA-256 of the token: a log-safe reference. */
-  tokenHash: string;
-}
+import type { VerifiedUser } from '../user.js';
 
 export interface JwtVerifierDeps {
   fetch?: FetchFn;

@@ -1,29 +1,44 @@
 // Checks the subscription key of a request: well-formed, known, active, of this deployment's
 // environment. Lookups are cached briefly (bounded), and failed attempts per client IP are limited so
-// keys cannot be guessed.
+// keys cannot be guessed: counted in the rate limiter's store, so every worker and replica sharing it
+// (Redis) shares one count per address.
 import { isWellFormedKey } from '../keys/format.js';
 import { anonymousIpKey } from '../../ratelimit/client-ip.js';
+import { MemoryStore } from '../../ratelimit/memory-store.js';
+import type { LimitCheck, LimitDecision, RateLimitStore } from '../../ratelimit/types.js';
 import type { SubscriptionStore } from './store.js';
-import { isExpiredUnderPolicy, type KeyPolicy } from '../../admin/key-policy.js';
+import { isExpiredUnderPolicy, type KeyPolicy } from './key-policy.js';
 import type { Environment, Subscription } from './types.js';
 
-export type KeyFailureCode =
-  | 'SUBSCRIPTION_KEY_MISSING'
-  | 'SUBSCRIPTION_KEY_INVALID'
-  | 'SUBSCRIPTION_SUSPENDED'
-  | 'SUBSCRIPTION_WRONG_ENVIRONMENT'
-  | 'SUBSCRIPTION_KEY_EXPIRED'
-  | 'TOO_MANY_FAILED_ATTEMPTS';
-
-export type KeyCheck =
-  | { readonly ok: true; readonly subscription: Subscription }
+/**
+ * A refused key: why (`data.reason` of the refusal, docs/errors.md) and what explains it. The gatekeeper
+ * renders it (gatekeeper/refusals.ts). `FAILED_ATTEMPTS_UNCHECKED`: the shared store could not say whether
+ * the address is locked out and gateway.rateLimit.onStoreFailure is `closed`.
+ */
+export type KeyRefusal =
   | {
       readonly ok: false;
-      readonly code: KeyFailureCode;
-      readonly status: 401 | 403 | 429;
-      readonly message: string;
-      readonly retryAfterSeconds?: number;
+      readonly reason:
+        | 'SUBSCRIPTION_KEY_MISSING'
+        | 'SUBSCRIPTION_KEY_INVALID'
+        | 'SUBSCRIPTION_SUSPENDED'
+        | 'FAILED_ATTEMPTS_UNCHECKED';
+    }
+  | {
+      readonly ok: false;
+      readonly reason: 'SUBSCRIPTION_WRONG_ENVIRONMENT' | 'SUBSCRIPTION_KEY_EXPIRED';
+      /** The environment this gateway serves. */
+      readonly environment: Environment;
+    }
+  | {
+      readonly ok: false;
+      readonly reason: 'TOO_MANY_FAILED_ATTEMPTS';
+      /** Whole seconds until the address may try again. */
+      readonly retryAfterSeconds: number;
     };
+
+/** What the key check decided: the subscription, or why not. */
+export type KeyDecision = { readonly ok: true; readonly subscription: Subscription } | KeyRefusal;
 
 export interface KeyAuthenticatorOptions {
   readonly environment: Environment;
@@ -35,8 +50,14 @@ export interface KeyAuthenticatorOptions {
    */
   readonly ipv6PrefixLength?: number;
   readonly clock?: () => number;
-  /** Bound on cached lookups and on tracked client IPs. */
+  /** Bound on cached lookups (and on tracked client IPs of the default memory store). */
   readonly maxEntries?: number;
+  /**
+   * Where failed attempts per client IP are counted: the rate limiter's store (Redis when configured,
+   * shared by every worker and replica; its outage follows gateway.rateLimit.onStoreFailure). Default: a
+   * store in this process's memory on `clock`.
+   */
+  readonly attempts?: RateLimitStore;
   /** The key rotation policy (admin plane), read from memory; enforced environments refuse old keys. */
   readonly keyPolicy?: { current(): KeyPolicy };
   /** Told of every accepted key (by hash) so its last use can be recorded off the request path. */
@@ -54,14 +75,9 @@ interface Found {
   readonly keyCreatedAt: number;
 }
 
-interface FailureWindow {
-  start: number;
-  count: number;
-}
-
 export class SubscriptionKeyAuthenticator {
   private readonly cache = new Map<string, CacheEntry>();
-  private readonly failures = new Map<string, FailureWindow>();
+  private readonly attempts: RateLimitStore;
   private readonly clock: () => number;
   private readonly maxEntries: number;
 
@@ -71,20 +87,21 @@ export class SubscriptionKeyAuthenticator {
   ) {
     this.clock = options.clock ?? Date.now;
     this.maxEntries = options.maxEntries ?? 10000;
+    this.attempts =
+      options.attempts ??
+      new MemoryStore({ maxKeys: this.maxEntries, sweepIntervalMs: 0, clock: { now: this.clock } });
   }
 
-  async check(key: string | undefined, clientIp: string): Promise<KeyCheck> {
-    const client = anonymousIpKey(clientIp, this.options.ipv6PrefixLength ?? 64);
-    if (key === undefined || key === '') {
-      return fail(
-        'SUBSCRIPTION_KEY_MISSING',
-        401,
-        'Missing subscription key: send it in the Ocp-Apim-Subscription-Key header.',
-      );
-    }
-    const blocked = this.blockedFor(client);
-    if (blocked > 0) {
-      const found = isWellFormedKey(key) ? await this.lookup(key) : null;
+  async check(key: string | undefined, clientIp: string): Promise<KeyDecision> {
+    if (key === undefined || key === '') return { ok: false, reason: 'SUBSCRIPTION_KEY_MISSING' };
+    const failures = this.failuresOf(clientIp);
+    const [lockout, found] = await Promise.all([
+      this.attempts.peek([failures]),
+      isWellFormedKey(key) ? this.lookup(key) : null,
+    ]);
+    if (lockout.degraded === 'fail-closed')
+      return { ok: false, reason: 'FAILED_ATTEMPTS_UNCHECKED' };
+    if (!lockout.allowed) {
       const exempt = found?.subscription;
       if (
         found &&
@@ -95,47 +112,39 @@ export class SubscriptionKeyAuthenticator {
       )
         return this.accept(found);
       return {
-        ...fail(
-          'TOO_MANY_FAILED_ATTEMPTS',
-          429,
-          'Too many failed subscription key attempts from this address; try again later.',
-        ),
-        retryAfterSeconds: blocked,
+        ok: false,
+        reason: 'TOO_MANY_FAILED_ATTEMPTS',
+        retryAfterSeconds: retryAfterSeconds(lockout),
       };
     }
-    const found = isWellFormedKey(key) ? await this.lookup(key) : null;
-    if (found === null) {
-      this.recordFailure(client);
-      return fail('SUBSCRIPTION_KEY_INVALID', 401, 'Invalid subscription key.');
-    }
+    if (found === null)
+      return this.failed(failures, { ok: false, reason: 'SUBSCRIPTION_KEY_INVALID' });
     const subscription = found.subscription;
-    if (subscription.environment !== this.options.environment) {
-      this.recordFailure(client);
-      return fail(
-        'SUBSCRIPTION_WRONG_ENVIRONMENT',
-        401,
-        `This subscription key belongs to another environment; this gateway serves ${this.options.environment}.`,
-      );
-    }
-    if (subscription.status === 'suspended') {
-      return fail(
-        'SUBSCRIPTION_SUSPENDED',
-        403,
-        'This subscription is suspended; contact the API owner.',
-      );
-    }
-    if (subscription.status !== 'active') {
-      this.recordFailure(client);
-      return fail('SUBSCRIPTION_KEY_INVALID', 401, 'Invalid subscription key.');
-    }
-    if (this.expired(found)) {
-      return fail(
-        'SUBSCRIPTION_KEY_EXPIRED',
-        401,
-        `This subscription key is older than the key rotation policy allows in ${this.options.environment}; rotate it and use the new key.`,
-      );
-    }
+    const environment = this.options.environment;
+    if (subscription.environment !== environment)
+      return this.failed(failures, {
+        ok: false,
+        reason: 'SUBSCRIPTION_WRONG_ENVIRONMENT',
+        environment,
+      });
+    if (subscription.status === 'suspended') return { ok: false, reason: 'SUBSCRIPTION_SUSPENDED' };
+    if (subscription.status !== 'active')
+      return this.failed(failures, { ok: false, reason: 'SUBSCRIPTION_KEY_INVALID' });
+    if (this.expired(found)) return { ok: false, reason: 'SUBSCRIPTION_KEY_EXPIRED', environment };
     return this.accept(found);
+  }
+
+  /** The failed-attempt log of a client address (an IPv6 client counted per prefix, as quotas count it). */
+  private failuresOf(clientIp: string): LimitCheck {
+    const client = anonymousIpKey(clientIp, this.options.ipv6PrefixLength ?? 64);
+    const { limit, windowSeconds } = this.options.failedAttempts;
+    return { scope: 'failed-keys', key: `kf:${client}`, limit, windowMs: windowSeconds * 1000 };
+  }
+
+  /** Counts a failed attempt against the address, then refuses. */
+  private async failed(failures: LimitCheck, refusal: KeyRefusal): Promise<KeyRefusal> {
+    await this.attempts.consume([failures]);
+    return refusal;
   }
 
   private expired(found: Found): boolean {
@@ -146,7 +155,7 @@ export class SubscriptionKeyAuthenticator {
     );
   }
 
-  private accept(found: Found): KeyCheck {
+  private accept(found: Found): KeyDecision {
     this.options.keyUse?.used(found.keyHash);
     return { ok: true, subscription: found.subscription };
   }
@@ -178,39 +187,9 @@ export class SubscriptionKeyAuthenticator {
     }
     return found;
   }
-
-  /** Seconds until this IP may try again, or 0 when it is not blocked. */
-  private blockedFor(ip: string): number {
-    const window = this.failures.get(ip);
-    if (!window) return 0;
-    const windowMs = this.options.failedAttempts.windowSeconds * 1000;
-    const elapsed = this.clock() - window.start;
-    if (elapsed >= windowMs) {
-      this.failures.delete(ip);
-      return 0;
-    }
-    return window.count >= this.options.failedAttempts.limit
-      ? Math.max(1, Math.ceil((windowMs - elapsed) / 1000))
-      : 0;
-  }
-
-  private recordFailure(ip: string): void {
-    const now = this.clock();
-    const windowMs = this.options.failedAttempts.windowSeconds * 1000;
-    const current = this.failures.get(ip);
-    if (current && now - current.start < windowMs) {
-      current.count += 1;
-      return;
-    }
-    this.failures.delete(ip);
-    if (this.failures.size >= this.maxEntries)
-      this.failures.delete(this.failures.keys().next().value as string);
-    this.failures.set(ip, { start: now, count: 1 });
-  }
 }
 
-type KeyFailure = Extract<KeyCheck, { ok: false }>;
-
-function fail(code: KeyFailureCode, status: 401 | 403 | 429, message: string): KeyFailure {
-  return { ok: false, code, status, message };
+/** Whole seconds until the lockout lets the address try again (at least 1). */
+function retryAfterSeconds(lockout: LimitDecision): number {
+  return Math.max(1, Math.ceil((lockout.blocking?.retryAfterMs ?? 1000) / 1000));
 }

@@ -7,7 +7,11 @@ import { runMigrations } from '../../../../src/shared/db/migrations.js';
 import type { Database } from '../../../../src/shared/db/types.js';
 import { subscriptionMigrations } from '../../../../src/gateway/auth/subscriptions/migrations.js';
 import { SubscriptionStore } from '../../../../src/gateway/auth/subscriptions/store.js';
-import { SubscriptionKeyAuthenticator } from '../../../../src/gateway/auth/subscriptions/authenticate.js';
+import {
+  SubscriptionKeyAuthenticator,
+  type KeyRefusal,
+} from '../../../../src/gateway/auth/subscriptions/authenticate.js';
+import { keyRefusal } from '../../../../src/gateway/gatekeeper/refusals.js';
 import { isWellFormedKey } from '../../../../src/gateway/auth/keys/format.js';
 import {
   DATABASE_URL,
@@ -138,6 +142,9 @@ for (const target of targets) {
   });
 }
 
+/** The HTTP status the gateway answers a refused key with. */
+const status = (refusal: KeyRefusal): number => keyRefusal(refusal).httpStatus;
+
 describe('subscription key authenticator', () => {
   let db: Database;
   let store: SubscriptionStore;
@@ -168,21 +175,29 @@ describe('subscription key authenticator', () => {
     });
     assert.equal((await auth.check(undefined, '10.0.0.2')).ok, false);
     const missing = await auth.check(undefined, '10.0.0.2');
-    assert.ok(!missing.ok && missing.status === 401 && missing.code === 'SUBSCRIPTION_KEY_MISSING');
+    assert.ok(
+      !missing.ok && status(missing) === 401 && missing.reason === 'SUBSCRIPTION_KEY_MISSING',
+    );
     const wrongEnv = await auth.check(staging.primaryKey, '10.0.0.3');
     assert.ok(
-      !wrongEnv.ok && wrongEnv.status === 401 && wrongEnv.code === 'SUBSCRIPTION_WRONG_ENVIRONMENT',
+      !wrongEnv.ok &&
+        status(wrongEnv) === 401 &&
+        wrongEnv.reason === 'SUBSCRIPTION_WRONG_ENVIRONMENT',
     );
     const garbage = await auth.check('not-a-key', '10.0.0.4');
-    assert.ok(!garbage.ok && garbage.status === 401 && garbage.code === 'SUBSCRIPTION_KEY_INVALID');
+    assert.ok(
+      !garbage.ok && status(garbage) === 401 && garbage.reason === 'SUBSCRIPTION_KEY_INVALID',
+    );
     await store.setStatus(prod.subscription.id, 'suspended');
     const suspended = await auth.check(prod.primaryKey, '10.0.0.5');
     assert.ok(
-      !suspended.ok && suspended.status === 403 && suspended.code === 'SUBSCRIPTION_SUSPENDED',
+      !suspended.ok && status(suspended) === 403 && suspended.reason === 'SUBSCRIPTION_SUSPENDED',
     );
     await store.setStatus(prod.subscription.id, 'revoked');
     const revoked = await auth.check(prod.primaryKey, '10.0.0.5');
-    assert.ok(!revoked.ok && revoked.status === 401 && revoked.code === 'SUBSCRIPTION_KEY_INVALID');
+    assert.ok(
+      !revoked.ok && status(revoked) === 401 && revoked.reason === 'SUBSCRIPTION_KEY_INVALID',
+    );
   });
 
   test('failed attempts per client IP are limited, even a correct key is refused until the window passes', async () => {
@@ -191,8 +206,10 @@ describe('subscription key authenticator', () => {
     for (let i = 0; i < 3; i++)
       assert.equal((await auth.check(`tgk_guess${i}`, '192.0.2.9')).ok, false);
     const blocked = await auth.check(good.primaryKey, '192.0.2.9');
-    assert.ok(!blocked.ok && blocked.status === 429 && blocked.code === 'TOO_MANY_FAILED_ATTEMPTS');
-    assert.equal(blocked.retryAfterSeconds, 60);
+    assert.ok(
+      !blocked.ok && status(blocked) === 429 && blocked.reason === 'TOO_MANY_FAILED_ATTEMPTS',
+    );
+    assert.equal('retryAfterSeconds' in blocked && blocked.retryAfterSeconds, 60);
     assert.equal(
       (await auth.check(good.primaryKey, '192.0.2.10')).ok,
       true,
@@ -213,7 +230,7 @@ describe('subscription key authenticator', () => {
     for (const ip of ['2001:db8:1:2::1', '2001:db8:1:2::2', '2001:db8:1:2:ffff::9'])
       assert.equal((await auth.check('tgk_guess', ip)).ok, false);
     const sameNet = await auth.check(good.primaryKey, '2001:db8:1:2::77');
-    assert.ok(!sameNet.ok && sameNet.code === 'TOO_MANY_FAILED_ATTEMPTS');
+    assert.ok(!sameNet.ok && sameNet.reason === 'TOO_MANY_FAILED_ATTEMPTS');
     assert.equal(
       (await auth.check(good.primaryKey, '2001:db8:1:3::1')).ok,
       true,
@@ -232,9 +249,9 @@ describe('subscription key authenticator', () => {
     for (let i = 0; i < 3; i++) await auth.check(`tgk_guess${i}`, '203.0.113.50');
     assert.equal((await auth.check(exempt.primaryKey, '203.0.113.50')).ok, true);
     const locked = await auth.check(normal.primaryKey, '203.0.113.50');
-    assert.ok(!locked.ok && locked.code === 'TOO_MANY_FAILED_ATTEMPTS');
+    assert.ok(!locked.ok && locked.reason === 'TOO_MANY_FAILED_ATTEMPTS');
     const guess = await auth.check('tgk_another_guess', '203.0.113.50');
-    assert.ok(!guess.ok && guess.code === 'TOO_MANY_FAILED_ATTEMPTS');
+    assert.ok(!guess.ok && guess.reason === 'TOO_MANY_FAILED_ATTEMPTS');
     // The exemption can be ended; then the lock applies to it as well.
     const ended = await store.setLockoutExempt(exempt.subscription.id, false);
     assert.equal(ended.lockoutExempt, false);
@@ -255,6 +272,6 @@ describe('subscription key authenticator', () => {
     );
     now += 10_001;
     const after = await auth.check(issued.primaryKey, '198.51.100.1');
-    assert.ok(!after.ok && after.code === 'SUBSCRIPTION_SUSPENDED');
+    assert.ok(!after.ok && after.reason === 'SUBSCRIPTION_SUSPENDED');
   });
 });

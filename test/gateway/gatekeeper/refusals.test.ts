@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  RATE_LIMITED_CODE,
-  rateLimitResponse,
-  retryAfterSeconds,
-} from '../../../src/gateway/ratelimit/headers.js';
+import { retryAfterSeconds } from '../../../src/gateway/gatekeeper/refusals.js';
+import { GATEWAY_ERRORS } from '../../../src/gateway/errors.js';
 import type { LimitCheck, LimitDecision } from '../../../src/gateway/ratelimit/types.js';
+import { rendered as rateLimitResponse } from '../ratelimit/rendered.js';
+
+const RATE_LIMITED_CODE = GATEWAY_ERRORS.RATE_LIMITED.rpc;
 
 const user: LimitCheck = { scope: 'user', key: 'u:a', limit: 500, windowMs: 60_000 };
 const sub: LimitCheck = { scope: 'subscription', key: 's:1', limit: 100, windowMs: 60_000 };
 
-describe('rate-limit headers and errors', () => {
+describe('rate-limit decisions as the gateway answers them: headers and errors', () => {
   it('admitted: RateLimit-Policy and RateLimit list every check, no Retry-After', () => {
     const d: LimitDecision = {
       allowed: true,

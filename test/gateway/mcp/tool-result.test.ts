@@ -1,7 +1,7 @@
 // Backend outcomes → MCP CallToolResult.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mapOutcome } from '../../../src/gateway/upstream/result.js';
+import { mapOutcome } from '../../../src/gateway/mcp/tool-result.js';
 
 const opts = {
   structured: true,

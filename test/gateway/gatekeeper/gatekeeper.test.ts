@@ -11,7 +11,7 @@ import { SubscriptionKeyAuthenticator } from '../../../src/gateway/auth/subscrip
 import { createJwtVerifier, type JwtVerifier } from '../../../src/gateway/auth/jwt/verify.js';
 import { createRateLimiter } from '../../../src/gateway/ratelimit/limiter.js';
 import { parseRateLimitConfig } from '../../../src/config/gateway-ratelimit.js';
-import { Admission } from '../../../src/gateway/admission/admission.js';
+import { createGatekeeper, type Gatekeeper } from '../../../src/gateway/gatekeeper/gatekeeper.js';
 import { mayUseTool, type Caller } from '../../../src/gateway/caller.js';
 import { GatewayError } from '../../../src/gateway/errors.js';
 import type { Tool } from '../../../src/gateway/catalogue/types.js';
@@ -21,7 +21,7 @@ const ISSUER = 'https://idp.example.test';
 const AUDIENCE = 'http://127.0.0.1:8080/mcp';
 const METADATA = 'http://127.0.0.1:8080/.well-known/oauth-protected-resource/mcp';
 
-describe('admission', () => {
+describe('gatekeeper', () => {
   let db: Database;
   let store: SubscriptionStore;
   let privateKey: CryptoKey;
@@ -69,7 +69,7 @@ describe('admission', () => {
       failedAttempts: { limit: 100, windowSeconds: 60 },
     });
     const limiter = createRateLimiter(parseRateLimitConfig(options.rateLimit ?? {}));
-    return new Admission({
+    return createGatekeeper({
       products: { readonly: ['getPayment', 'listPayments'] },
       keys,
       jwt: { mode: options.mode ?? 'conditional', verifier },
@@ -113,10 +113,10 @@ describe('admission', () => {
     assert.fail('expected a refusal');
   }
 
-  const caller = (admission: Admission, headers: Record<string, string>): Promise<Caller> =>
+  const caller = (admission: Gatekeeper, headers: Record<string, string>): Promise<Caller> =>
     admission.identify(call(headers));
 
-  const admitted = async (admission: Admission, c: Caller): Promise<boolean> => {
+  const admitted = async (admission: Gatekeeper, c: Caller): Promise<boolean> => {
     try {
       await admission.admit(c, undefined);
       return true;

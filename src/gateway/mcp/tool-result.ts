@@ -4,9 +4,9 @@
 // Backend addresses never reach the client.
 import { MAX_JSON_DEPTH, jsonNestingExceeds } from '../../shared/json-depth.js';
 import { reasonPhrase } from '../../shared/http/status.js';
-import type { BackendOutcome } from './backend-client.js';
+import type { BackendOutcome } from '../upstream/backend-client.js';
 import { isPlainObject } from '../../shared/is-plain-object.js';
-import { withSourceText } from '../mcp/raw-json.js';
+import { withSourceText } from './raw-json.js';
 
 export interface TextContent {
   readonly type: 'text';

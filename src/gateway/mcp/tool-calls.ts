@@ -1,0 +1,137 @@
+// tools/call: the named tool, if the caller may use it, then its call through to the backend: security
+// class → arguments → upstream request with identity headers → the backend's outcome as a tool result.
+import type { FastifyBaseLogger } from 'fastify';
+import type { ToolDirectory } from '../catalogue/directory.js';
+import type { Tool } from '../catalogue/types.js';
+import { GatewayError } from '../errors.js';
+import type { BackendClient } from '../upstream/backend-client.js';
+import { ArgumentError, buildBackendRequest } from '../upstream/build-request.js';
+import type { IdentityForwarder } from '../upstream/identity.js';
+import { nextTraceparent } from '../upstream/trace.js';
+import { errorResult, mapOutcome, type CallToolResult } from './tool-result.js';
+import type { ArgumentValidator } from './arguments.js';
+import { hasStructuredContent } from './protocol.js';
+import { mayUseTool, type Caller } from '../caller.js';
+import type { Gatekeeper } from '../gatekeeper/gatekeeper.js';
+
+export interface ToolCallsOptions {
+  readonly directory: ToolDirectory;
+  readonly validator: ArgumentValidator;
+  readonly clients: ReadonlyMap<string, BackendClient>;
+  /** Authorizes each call before its backend is reached (the tool's security class). */
+  readonly gatekeeper: Pick<Gatekeeper, 'authorize'>;
+  readonly identity: IdentityForwarder;
+  /** Backend base URLs/origins never shown to clients. */
+  readonly hidden: readonly string[];
+}
+
+export interface CallTrace {
+  readonly traceparent?: string | undefined;
+  readonly tracestate?: string | undefined;
+  readonly log?: FastifyBaseLogger | undefined;
+  /** Adds fields to the request's access line (tool, backend, upstream outcome and time). */
+  readonly annotate?: ((fields: Readonly<Record<string, unknown>>) => void) | undefined;
+}
+
+export class ToolCalls {
+  constructor(private readonly options: ToolCallsOptions) {}
+
+  /**
+   * The catalogue tool a tools/call names, approved and allowed for the caller's subscription; a name it
+   * may not use looks unknown. Throws INVALID_PARAMS or UNKNOWN_TOOL: no tool was reached.
+   */
+  async resolve(caller: Caller, params: Record<string, unknown>): Promise<Tool> {
+    const name = params.name;
+    if (typeof name !== 'string' || name === '')
+      throw new GatewayError('INVALID_PARAMS', 'Invalid params: "name" must be a non-empty string');
+    argumentsOf(params);
+    await this.options.directory.refresh();
+    const tool = this.options.directory.find(name, (n) => mayUseTool(caller, n));
+    if (!tool) throw new GatewayError('UNKNOWN_TOOL', `Unknown tool: ${name}`);
+    return tool;
+  }
+
+  /** The call of a resolved tool: a tool result (errors the caller can act on included), or a refusal. */
+  async run(
+    caller: Caller,
+    tool: Tool,
+    params: Record<string, unknown>,
+    version: string,
+    trace: CallTrace = {},
+  ): Promise<CallToolResult> {
+    trace.annotate?.({ tool: tool.name, backend: tool.backend });
+    const result = await this.callBackend(caller, tool, argumentsOf(params), version, trace);
+    if (result.isError === true) trace.annotate?.({ toolError: true });
+    return result;
+  }
+
+  private async callBackend(
+    caller: Caller,
+    tool: Tool,
+    args: Record<string, unknown>,
+    version: string,
+    trace: CallTrace,
+  ): Promise<CallToolResult> {
+    this.options.gatekeeper.authorize(caller, tool);
+    const problems = this.options.validator.validate(tool, args);
+    if (problems)
+      return errorResult(
+        `Invalid arguments for tool ${tool.name} (the backend was not called):\n- ${problems.join('\n- ')}`,
+      );
+    const client = this.options.clients.get(tool.backend);
+    if (!client) throw new GatewayError('INTERNAL', 'Internal error: the tool has no backend');
+    let request;
+    try {
+      // Hidden arguments (operator overrides) last: an agent cannot replace a fixed value.
+      const sent = tool.fixedArguments ? { ...args, ...tool.fixedArguments } : args;
+      request = buildBackendRequest(tool.operation, sent);
+    } catch (error) {
+      if (error instanceof ArgumentError)
+        return errorResult(`Invalid arguments for tool ${tool.name}: ${error.message}`);
+      throw error;
+    }
+    const headers: Record<string, string> = {
+      ...request.headers,
+      ...client.injectHeaders,
+      ...(await this.options.identity(caller, tool)),
+      accept: 'application/json, application/problem+json;q=0.9, */*;q=0.1',
+      'x-request-id': caller.requestId,
+      traceparent: nextTraceparent(trace.traceparent),
+    };
+    if (trace.tracestate !== undefined && trace.tracestate.length <= 512)
+      headers.tracestate = trace.tracestate;
+    const started = process.hrtime.bigint();
+    const outcome = await client.send({ ...request, headers });
+    trace.annotate?.({
+      upstream: outcome.kind === 'response' ? outcome.status : outcome.reason,
+      upstreamMs: Math.round(Number(process.hrtime.bigint() - started) / 1e3) / 1e3,
+    });
+    const result = mapOutcome(outcome, {
+      structured: hasStructuredContent(version),
+      hide: this.options.hidden,
+      expectJson: tool.operation.jsonResponse === true || tool.outputSchema !== undefined,
+      operation: tool.operationId ?? tool.name,
+    });
+    if (result.structuredContent !== undefined) {
+      const problems = this.options.validator.validateOutput(tool, result.structuredContent);
+      if (problems) {
+        trace.log?.warn(
+          { tool: tool.name, problems },
+          'backend response does not match outputSchema',
+        );
+        return errorResult(
+          `The backend's response does not match the operation's declared response schema (${problems.join('; ')}). Response: ${result.content[0]?.text ?? ''}`,
+        );
+      }
+    }
+    return result;
+  }
+}
+
+/** The call's `arguments`: an object (absent: none). Throws INVALID_PARAMS otherwise. */
+function argumentsOf(params: Record<string, unknown>): Record<string, unknown> {
+  const args = params.arguments ?? {};
+  if (typeof args !== 'object' || args === null || Array.isArray(args))
+    throw new GatewayError('INVALID_PARAMS', 'Invalid params: "arguments" must be an object');
+  return args as Record<string, unknown>;
+}
