@@ -15,6 +15,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_JSON_DEPTH, jsonNestingExceeds } from '../../shared/json-depth.js';
 import { addLogFields } from '../../shared/http/access-log.js';
+import { rawHeaderValues } from '../../shared/http/raw-headers.js';
 import type { Caller } from '../caller.js';
 import type { Gatekeeper } from '../gatekeeper/gatekeeper.js';
 import { GatewayError } from '../errors.js';
@@ -343,12 +344,4 @@ function send(reply: FastifyReply, outcome: Dispatched): FastifyReply {
   if ('error' in outcome.response)
     addLogFields(reply.request, { rpcError: outcome.response.error.code });
   return reply.code(outcome.status).type('application/json').send(encodeWithRaw(outcome.response));
-}
-
-/** Every value of a header in the raw (name, value, name, value …) list, in order. */
-function rawHeaderValues(raw: readonly string[], name: string): string[] {
-  const values: string[] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2)
-    if (raw[i]?.toLowerCase() === name) values.push(raw[i + 1] ?? '');
-  return values;
 }
