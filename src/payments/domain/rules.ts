@@ -21,8 +21,9 @@ export interface RuleContext {
   /** The Used-Mechanism header, when the request has one (it may name the scheme). */
   readonly usedMechanism?: string | undefined;
   /**
-   * The calling user's accounts with their available balances, when the accounts API knows the user;
-   * undefined otherwise (no user, or a user without accounts): ownership and balance are then not checked.
+   * The calling user's accounts with their available balances: the user owns these and nothing else (none:
+   * every payer account is refused). Undefined only for a call without a user (validatePayment may be
+   * anonymous and stores nothing): there is no one whose ownership could be checked.
    */
   readonly payerAccounts?: readonly PayerAccount[] | undefined;
 }

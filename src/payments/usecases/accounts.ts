@@ -4,7 +4,7 @@ import type { SqlExecutor } from '../../shared/db/types.js';
 import { balances, ledger, type LedgerEntry } from '../domain/demo-account.js';
 import { at, num, str } from '../domain/record-access.js';
 import type { PayerAccount } from '../domain/rules.js';
-import { accountsOf, type DemoAccount } from '../storage/demo-accounts.js';
+import { accountsOf, openDemoAccount, type DemoAccount } from '../storage/demo-accounts.js';
 import { paymentsOf } from '../storage/payments-repo.js';
 
 /** The account's ledger, newest first, leaving out the payment `exceptId` (the one being updated). */
@@ -31,18 +31,23 @@ export async function ledgerOf(
 }
 
 /**
- * The payer accounts the rules check a payment against: undefined when the accounts API does not know
- * the user (no account opened), so ownership and balance cannot be checked. `exceptId` leaves out the
- * payment being updated; `lock` (inside a transaction) serialises one user's payments on PostgreSQL.
+ * The payer accounts the rules check a user's payment against: every account the service knows for the
+ * user, each with its available balance. A user owns exactly these and nothing else. In the demo every
+ * user is a customer with one EUR account, opened here on the first call that needs it (so a new user
+ * owns a fresh account of their own, never someone else's). `exceptId` leaves out the payment being
+ * updated; `lock` (inside a transaction) serialises one user's payments on PostgreSQL.
  */
 export async function payerAccountsOf(
   db: SqlExecutor,
   owner: string,
-  options: { exceptId?: string; lock?: boolean } = {},
-): Promise<PayerAccount[] | undefined> {
-  const { exceptId, lock = false } = options;
-  const accounts = await accountsOf(db, owner, { lock });
-  if (accounts.length === 0) return undefined;
+  options: { now: Date; exceptId?: string; lock?: boolean },
+): Promise<PayerAccount[]> {
+  const { now, exceptId, lock = false } = options;
+  let accounts = await accountsOf(db, owner, { lock });
+  if (accounts.length === 0) {
+    await openDemoAccount(db, owner, now);
+    accounts = await accountsOf(db, owner, { lock });
+  }
   const out: PayerAccount[] = [];
   for (const account of accounts) {
     const entries = await ledgerOf(db, owner, account, exceptId);

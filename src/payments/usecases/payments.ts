@@ -98,6 +98,7 @@ export async function userRuleContext(
   return {
     ...rest,
     payerAccounts: await payerAccountsOf(db, owner, {
+      now: request.now,
       ...(exceptId !== undefined ? { exceptId } : {}),
       ...(lock !== undefined ? { lock } : {}),
     }),

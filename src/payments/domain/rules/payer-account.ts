@@ -1,5 +1,5 @@
-// Payer account rules (pure; the accounts are loaded at the edge): where the accounts API knows the user,
-// the payer account is one of the user's own, and an immediate payment does not exceed its available
+// Payer account rules (pure; the accounts are loaded at the edge): the payer account is one of the calling
+// user's own (a user with no account owns nothing), and an immediate payment does not exceed its available
 // balance.
 import { minorUnit } from '../currencies.js';
 import { at, num, str, type PaymentRecord } from '../record-access.js';
@@ -30,9 +30,12 @@ export function checkPayerAccount(
         pointer: PAYER,
         code: 'PAYER_ACCOUNT_NOT_OWNED',
         reason: 'BE01',
-        message: `${electronicIban(id)} is not one of your accounts; pay from ${accounts
-          .map((a) => a.accountId)
-          .join(', ')}`,
+        message:
+          accounts.length === 0
+            ? `${electronicIban(id)} is not one of your accounts; you have no account to pay from`
+            : `${electronicIban(id)} is not one of your accounts; pay from ${accounts
+                .map((a) => a.accountId)
+                .join(', ')}`,
       },
     ];
   }
