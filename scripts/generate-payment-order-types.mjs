@@ -34,6 +34,7 @@ const document = parse(readFileSync(yamlFile, 'utf8'));
 const ast = await openapiTS(document, {
   rootTypes: true, // `export type Amount = components['schemas']['Amount']` for every component
   rootTypesNoSchemaPrefix: true,
+  defaultNonNullable: false, // the service applies no defaults: a field with one may still be absent
   silent: true,
 });
 const source = await prettier.format(HEADER + '\n' + astToString(ast), {

@@ -835,7 +835,7 @@ export interface components {
        * @default SINGLE_PAYMENT_INSTANCE
        * @enum {string}
        */
-      cancellationType:
+      cancellationType?:
         'SINGLE_PAYMENT_INSTANCE' | 'MULTIPLE_PAYMENT_INSTANCE' | 'COMPLETE_SCHEDULE';
       /** @description Number of upcoming instances to cancel (1 to 9999, as a string); required with MULTIPLE_PAYMENT_INSTANCE. */
       noOfInstances?: string;

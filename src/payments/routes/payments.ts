@@ -1,12 +1,9 @@
 // HTTP routes of the payment-order API (create, get, list, update, cancel, history, validate) and the
 // OpenAPI document at {base}/openapi.json. Register with `app.register(paymentRoutes, { ctx, prefix })`.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { CancellationRequest } from '../domain/cancellation.js';
 import { PaymentError } from '../domain/errors.js';
-import type { PaymentStatus } from '../domain/lifecycle.js';
-import type { PaymentRecord } from '../domain/record-access.js';
 import {
-  checkRequest,
+  checkedRequest,
   header,
   idempotencyFor,
   requireUser,
@@ -55,8 +52,7 @@ export async function paymentRoutes(
 
   app.post('/payments', async (req, reply) => {
     const user = requireUser(await ctx.identity.resolve(req));
-    checkRequest(ctx, 'createPayment', req);
-    const record = req.body as PaymentRecord;
+    const { body: record } = checkedRequest(ctx, 'createPayment', req);
     const path = `${basePath}/payments`;
     const outcome = await ctx.idempotency.run(
       idempotencyFor(req, `user:${user.userId}`, path, record),
@@ -74,8 +70,7 @@ export async function paymentRoutes(
 
   app.get('/payments', async (req, reply) => {
     const user = requireUser(await ctx.identity.resolve(req));
-    checkRequest(ctx, 'listPayments', req);
-    const query = req.query as { status?: PaymentStatus; limit?: number; cursor?: string };
+    const { query } = checkedRequest(ctx, 'listPayments', req);
     const limit = query.limit ?? 20;
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
     const now = ctx.now();
@@ -95,15 +90,14 @@ export async function paymentRoutes(
 
   app.get<{ Params: Params }>('/payments/:externalReferenceNo', async (req, reply) => {
     const user = requireUser(await ctx.identity.resolve(req));
-    checkRequest(ctx, 'getPayment', req);
+    checkedRequest(ctx, 'getPayment', req);
     const payment = await loadOwned(ctx.db, req.params.externalReferenceNo, user.userId);
     return reply.header('ETag', etagOf(payment.version)).send(render(payment, ctx.now()));
   });
 
   app.get<{ Params: Params }>('/payments/:externalReferenceNo/history', async (req, reply) => {
     const user = requireUser(await ctx.identity.resolve(req));
-    checkRequest(ctx, 'getPaymentHistory', req);
-    const query = req.query as { limit?: number; cursor?: string };
+    const { query } = checkedRequest(ctx, 'getPaymentHistory', req);
     const limit = query.limit ?? 20;
     const before = query.cursor === undefined ? undefined : decodeHistoryCursor(query.cursor);
     const entries = await ctx.db.transaction(async (tx) => {
@@ -120,8 +114,7 @@ export async function paymentRoutes(
 
   app.put<{ Params: Params }>('/payments/:externalReferenceNo', async (req, reply) => {
     const user = requireUser(await ctx.identity.resolve(req));
-    checkRequest(ctx, 'updatePayment', req);
-    const record = req.body as PaymentRecord;
+    const { body: record } = checkedRequest(ctx, 'updatePayment', req);
     const id = req.params.externalReferenceNo;
     const claim = idempotencyFor(req, `user:${user.userId}`, `${basePath}/payments/${id}`, record);
     const outcome = await ctx.idempotency.run(claim, (tx) =>
@@ -139,8 +132,7 @@ export async function paymentRoutes(
 
   app.post<{ Params: Params }>('/payments/:externalReferenceNo/cancel', async (req, reply) => {
     const user = requireUser(await ctx.identity.resolve(req));
-    checkRequest(ctx, 'cancelPayment', req);
-    const request = (req.body ?? {}) as CancellationRequest;
+    const request = checkedRequest(ctx, 'cancelPayment', req).body ?? {};
     const id = req.params.externalReferenceNo;
     const claim = idempotencyFor(
       req,
@@ -156,10 +148,10 @@ export async function paymentRoutes(
 
   app.post('/payments/validate', async (req: FastifyRequest, reply: FastifyReply) => {
     const identity = await ctx.identity.resolve(req); // a spoofed identity is refused even here
-    checkRequest(ctx, 'validatePayment', req);
+    const { body: record } = checkedRequest(ctx, 'validatePayment', req);
     const request = { now: ctx.now(), usedMechanism: header(req, 'used-mechanism') };
     const context =
       identity.kind === 'user' ? await userRuleContext(ctx.db, identity.userId, request) : request;
-    return reply.code(201).send(validateRecord(req.body as PaymentRecord, context));
+    return reply.code(201).send(validateRecord(record, context));
   });
 }

@@ -2,7 +2,7 @@
 // derived from the user's own payments, and the available balance.
 import type { SqlExecutor } from '../../shared/db/types.js';
 import { balances, ledger, type LedgerEntry } from '../domain/demo-account.js';
-import { at, num, str } from '../domain/record-access.js';
+import type { PaymentOrder } from '../domain/payment-order.js';
 import type { PayerAccount } from '../domain/rules.js';
 import { accountsOf, openDemoAccount, type DemoAccount } from '../storage/demo-accounts.js';
 import { paymentsOf } from '../storage/payments-repo.js';
@@ -21,11 +21,11 @@ export async function ledgerOf(
       id: p.id,
       status: p.status,
       amount: amountOf(p.record),
-      currency: str(at(p.record, 'paymentInstruction', 'amount', 'instructedCurrency')) ?? null,
+      currency: p.record.paymentInstruction?.amount?.instructedCurrency ?? null,
       createdAt: p.createdAt,
       updatedAt: p.updatedAt,
-      counterparty: str(at(p.record, 'payeeReference', 'involvedParty', 'partyName')),
-      remittance: str(at(p.record, 'paymentProcessingConfiguration', 'remittanceInfo', 'content')),
+      counterparty: p.record.payeeReference?.involvedParty?.partyName,
+      remittance: p.record.paymentProcessingConfiguration?.remittanceInfo?.content,
     })),
   );
 }
@@ -60,7 +60,7 @@ export async function payerAccountsOf(
   return out;
 }
 
-function amountOf(record: Record<string, unknown>): string | null {
-  const value = num(at(record, 'paymentInstruction', 'amount', 'instructedAmount'));
+function amountOf(order: PaymentOrder): string | null {
+  const value = order.paymentInstruction?.amount?.instructedAmount;
   return value === undefined ? null : value.toFixed(2);
 }

@@ -1,12 +1,11 @@
 // The payment operations (parse → rules → storage), independent of HTTP details. Each returns the
 // response to send (status + body + headers) so the idempotency layer can store and replay it.
 import type { SqlExecutor } from '../../shared/db/types.js';
-import type { ProblemFieldError } from '../../shared/http/problem.js';
 import { decideCancellation, type CancellationRequest } from '../domain/cancellation.js';
-import { PaymentError } from '../domain/errors.js';
+import { PaymentError, type FieldProblem } from '../domain/errors.js';
 import { diffRecords } from '../domain/history.js';
 import { UPDATABLE } from '../domain/lifecycle.js';
-import { at, hasSchedule, str, type PaymentRecord } from '../domain/record-access.js';
+import { hasSchedule, type PaymentOrder } from '../domain/payment-order.js';
 import {
   initialStatus,
   instructedAmountOf,
@@ -14,7 +13,7 @@ import {
   renderRecord,
   statusAfterUpdate,
 } from '../domain/record-conversion.js';
-import { checkPaymentRules, type RuleContext, type RuleViolation } from '../domain/rules.js';
+import { checkPaymentRules, type RuleContext } from '../domain/rules.js';
 import { remainingInstances, scheduleProgress } from '../domain/schedule.js';
 import type { StoredResponse } from '../storage/idempotency.js';
 import {
@@ -30,7 +29,7 @@ import { newPaymentId, newUetr } from './ids.js';
 export const etagOf = (version: number): string => `"v${version}"`;
 
 /** The stored payment as the API returns it; a schedule shows its remaining instances and next date. */
-export function render(p: StoredPayment, now: Date): PaymentRecord {
+export function render(p: StoredPayment, now: Date): PaymentOrder {
   return renderRecord(
     p.record,
     p.status,
@@ -57,7 +56,7 @@ export function renderHistoryEntry(e: HistoryEntry): Record<string, unknown> {
 }
 
 /** Throws 422 listing every problem (pointer, code, ISO 20022 reason, message) when there are any. */
-export function refuseViolations(errors: readonly (RuleViolation | ProblemFieldError)[]): void {
+export function refuseViolations(errors: readonly FieldProblem[]): void {
   if (errors.length > 0) {
     throw new PaymentError(
       'BUSINESS_RULE_VIOLATION',
@@ -71,7 +70,7 @@ export function refuseViolations(errors: readonly (RuleViolation | ProblemFieldE
  * validatePayment: the record with status and reason filled in by the rules, and every problem listed in
  * `statusReasons` (the per-field status reasons of a pain.002 report); stores nothing.
  */
-export function validateRecord(record: PaymentRecord, context: RuleContext): PaymentRecord {
+export function validateRecord(record: PaymentOrder, context: RuleContext): PaymentOrder {
   const { now } = context;
   const errors = checkPaymentRules(record, context);
   const first = errors[0];
@@ -82,7 +81,7 @@ export function validateRecord(record: PaymentRecord, context: RuleContext): Pay
 
 export interface CreateInput {
   readonly owner: string;
-  readonly record: PaymentRecord;
+  readonly record: PaymentOrder;
   readonly usedMechanism?: string | undefined;
   readonly basePath: string;
   readonly now: Date;
@@ -115,7 +114,7 @@ export async function createPayment(tx: SqlExecutor, input: CreateInput): Promis
   const id = newPaymentId(input.now);
   const record = prepareRecord(input.record, {
     identification: id,
-    uetr: str(at(input.record, 'paymentInstructionReference', 'uetr'))?.toLowerCase() ?? newUetr(),
+    uetr: input.record.paymentInstructionReference?.uetr?.toLowerCase() ?? newUetr(),
     usedMechanism: input.usedMechanism,
   });
   const amount = instructedAmountOf(record);
@@ -148,7 +147,7 @@ export async function loadOwned(
 export interface UpdateInput {
   readonly owner: string;
   readonly id: string;
-  readonly record: PaymentRecord;
+  readonly record: PaymentOrder;
   readonly ifMatch?: string | undefined;
   readonly usedMechanism?: string | undefined;
   readonly now: Date;
@@ -166,11 +165,11 @@ export async function updatePayment(tx: SqlExecutor, input: UpdateInput): Promis
       { paymentStatus: current.status },
     );
   }
-  const reference = (key: string) => str(at(input.record, 'paymentInstructionReference', key));
-  const oldUetr = str(at(current.record, 'paymentInstructionReference', 'uetr')) ?? newUetr();
+  const reference = input.record.paymentInstructionReference;
+  const oldUetr = current.record.paymentInstructionReference?.uetr ?? newUetr();
   const immutable = [
-    ['identification', reference('identification'), current.id],
-    ['uetr', reference('uetr')?.toLowerCase(), oldUetr],
+    ['identification', reference?.identification, current.id],
+    ['uetr', reference?.uetr?.toLowerCase(), oldUetr],
   ] as const;
   const changed = immutable
     .filter(([, given, stored]) => given !== undefined && given !== stored)
@@ -190,9 +189,7 @@ export async function updatePayment(tx: SqlExecutor, input: UpdateInput): Promis
   const record = prepareRecord(input.record, {
     identification: current.id,
     uetr: oldUetr,
-    usedMechanism:
-      input.usedMechanism ??
-      str(at(current.record, 'paymentInstructionReference', 'usedMechanism')),
+    usedMechanism: input.usedMechanism ?? current.record.paymentInstructionReference?.usedMechanism,
   });
   const status = statusAfterUpdate(current.status, current.record, record, input.now);
   const amount = instructedAmountOf(record);
