@@ -60,6 +60,36 @@ export default tseslint.config(
     ['gateway', 'payments', 'cli'],
     'Shared code imports neither application nor the CLI (configuration types are fine).',
   ),
+  // The payment service's layers (docs/architecture.md, "The payment service"): the domain is pure — no
+  // HTTP (it carries its own FieldProblem and RuleViolation; the HTTP layer converts them), storage,
+  // identity, routes or use cases. A block's options replace an earlier block's for the same rule and file,
+  // so it repeats payments ↛ gateway.
+  {
+    files: ['src/payments/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(src/)?gateway(/|$)',
+              message: 'The payment service never imports gateway code.',
+            },
+            {
+              regex: '^(\\.\\./)+(src/)?shared/http(/|$)',
+              message:
+                'The payment domain carries its own types (FieldProblem, RuleViolation); the HTTP layer converts them.',
+            },
+            {
+              regex: '^(\\.\\./)+(payments/)?(storage|routes|http|usecases|identity)(/|$)',
+              message:
+                'The payment domain is pure: routes and use cases call it, it calls no storage, HTTP or identity code.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: {
