@@ -90,6 +90,29 @@ export default tseslint.config(
       ],
     },
   },
+  // Payment routes call use cases only (docs/architecture.md, "The payment service"): storage and its
+  // transactions belong to src/payments/usecases. Repeats payments ↛ gateway (see the block above).
+  {
+    files: ['src/payments/routes/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(src/)?gateway(/|$)',
+              message: 'The payment service never imports gateway code.',
+            },
+            {
+              regex: '^(\\.\\./)+(payments/)?storage(/|$)',
+              message:
+                'Payment routes call use cases (src/payments/usecases), which own storage and transactions.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: {

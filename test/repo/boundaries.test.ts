@@ -83,3 +83,23 @@ test('payment domain ↛ shared/http, storage, routes, http, identity, use cases
       `${file}: ${line}`,
     );
 });
+
+test('payment routes ↛ storage (use cases own it), and still ↛ gateway', async () => {
+  const cases: [string, string, boolean][] = [
+    ['src/payments/routes/probe.ts', "import { x } from '../storage/payments-repo.js';", true],
+    ['src/payments/routes/probe.ts', "import type { X } from '../storage/idempotency.js';", true],
+    ['src/payments/routes/probe.ts', "import { x } from '../../gateway/errors.js';", true],
+    // Allowed: use cases, the HTTP layer, the domain's types and errors.
+    ['src/payments/routes/probe.ts', "import { x } from '../usecases/payments.js';", false],
+    ['src/payments/routes/probe.ts', "import { x } from '../http/context.js';", false],
+    ['src/payments/routes/probe.ts', "import { x } from '../domain/errors.js';", false],
+    // Use cases reach storage.
+    ['src/payments/usecases/probe.ts', "import { x } from '../storage/payments-repo.js';", false],
+  ];
+  for (const [file, line, expected] of cases)
+    assert.equal(
+      await restricted(file, `${line}\nexport const y = x;\n`),
+      expected,
+      `${file}: ${line}`,
+    );
+});

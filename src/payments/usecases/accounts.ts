@@ -2,10 +2,31 @@
 // derived from the user's own payments, and the available balance.
 import type { SqlExecutor } from '../../shared/db/types.js';
 import { balances, ledger, type LedgerEntry } from '../domain/demo-account.js';
+import { PaymentError } from '../domain/errors.js';
 import type { PaymentOrder } from '../domain/payment-order.js';
 import type { PayerAccount } from '../domain/rules.js';
-import { accountsOf, openDemoAccount, type DemoAccount } from '../storage/demo-accounts.js';
+import {
+  accountsOf,
+  ensureDemoAccount,
+  openDemoAccount,
+  type DemoAccount,
+} from '../storage/demo-accounts.js';
 import { paymentsOf } from '../storage/payments-repo.js';
+
+/**
+ * getMyAccountBalance / getMyTransactionHistory: the user's demo account (opened now on their first call
+ * that needs it) and its ledger, newest first; `accountId`, when given, must be it (404 otherwise).
+ */
+export async function myAccount(
+  db: SqlExecutor,
+  request: { owner: string; accountId?: string | undefined; now: Date },
+): Promise<{ account: DemoAccount; entries: LedgerEntry[] }> {
+  const account = await ensureDemoAccount(db, request.owner, request.now);
+  if (request.accountId !== undefined && request.accountId !== account.accountId) {
+    throw new PaymentError('ACCOUNT_NOT_FOUND', 'That account is not one of yours.');
+  }
+  return { account, entries: await ledgerOf(db, request.owner, account) };
+}
 
 /** The account's ledger, newest first, leaving out the payment `exceptId` (the one being updated). */
 export async function ledgerOf(
