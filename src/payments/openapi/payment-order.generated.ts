@@ -25,7 +25,9 @@ export interface paths {
      *     record, including the generated `paymentInstructionReference.identification` (use it as
      *     `externalReferenceNo` in later calls) and the initial `status` (INITIATED, or SCHEDULED when a
      *     schedule is given). The body must name the payer account, the payee account and the amount
-     *     (`paymentInstruction.amount.instructedAmount` and `instructedCurrency`).
+     *     (`paymentInstruction.amount.instructedAmount` and `instructedCurrency`). The payer account must
+     *     be one of the signed-in user's own accounts (getMyAccountBalance lists them); any other is
+     *     refused (PAYER_ACCOUNT_NOT_OWNED, ISO 20022 BE01).
      *     Use validatePayment first if you only want to check an instruction without creating it.
      *     Send an `Idempotent-Request-Key` so that a retried call does not create a second payment.
      */
