@@ -57,7 +57,7 @@ export function render(p: StoredPayment, now: Date): PaymentOrder {
 }
 
 /** Throws 422 listing every problem (pointer, code, ISO 20022 reason, message) when there are any. */
-export function refuseViolations(errors: readonly FieldProblem[]): void {
+function refuseViolations(errors: readonly FieldProblem[]): void {
   if (errors.length > 0) {
     throw new PaymentError(
       'BUSINESS_RULE_VIOLATION',

@@ -25,7 +25,7 @@ const payeeIdOf = (o: PaymentOrder) =>
 const today = (now: Date) => now.toISOString().slice(0, 10);
 
 /** A credit transfer unless the order says it is a debit (indicator, direct-debit service or method). */
-export function isCreditTransfer(o: PaymentOrder): boolean {
+function isCreditTransfer(o: PaymentOrder): boolean {
   const arrangement = o.paymentProcessingConfiguration?.paymentArrangement;
   return !(
     o.paymentInstruction?.creditDebtIndicator === 'DEBIT' ||
@@ -59,10 +59,12 @@ function payerAccountOf(o: PaymentOrder, c: RuleContext): PayerAccount | undefin
     : c.payerAccounts?.find((a) => a.accountId === electronicIban(id));
 }
 
-/** The completeness and field rules: what each field must satisfy on its own or with its neighbours. */
+/**
+ * Completeness: an order names the account that pays, the account paid and the amount with its currency.
+ * createPayment's schema already requires them (400); an update replaces the whole order, so a body
+ * without them is refused here instead of erasing the stored values.
+ */
 const COMPLETENESS: readonly Rule[] = [
-  // An update replaces the whole order: a body without these would erase the stored values (createPayment's
-  // schema already requires them, 400).
   {
     code: 'PAYMENT_INCOMPLETE',
     isoReason: 'RR01',
@@ -139,10 +141,9 @@ export const FIELD_RULES: readonly Rule[] = [
     pointer: '/paymentInstruction/exchangeRate/rate',
     check: (o) => {
       const { instructedCurrency: instructed, transferCurrency: transfer } = amountOf(o) ?? {};
-      return instructed && transfer && instructed !== transfer
-        ? o.paymentInstruction?.exchangeRate?.rate === undefined
-          ? `an exchange rate is required when transferCurrency (${transfer}) differs from instructedCurrency (${instructed})`
-          : undefined
+      const converted = instructed && transfer && instructed !== transfer;
+      return converted && o.paymentInstruction?.exchangeRate?.rate === undefined
+        ? `an exchange rate is required when transferCurrency (${transfer}) differs from instructedCurrency (${instructed})`
         : undefined;
     },
   },
