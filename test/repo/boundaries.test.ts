@@ -40,11 +40,7 @@ test('payment domain ↛ shared/http, storage, routes, http, identity, use cases
       "import type { X } from '../../shared/http/problem.js';",
       true,
     ],
-    [
-      'src/payments/domain/rules/probe.ts',
-      "import { x } from '../../../shared/http/problem.js';",
-      true,
-    ],
+    ['src/payments/domain/rules/probe.ts', "import { x } from '../../http/context.js';", true],
     ['src/payments/domain/probe.ts', "import { x } from '../storage/payments-repo.js';", true],
     [
       'src/payments/domain/fees/probe.ts',
@@ -64,8 +60,8 @@ test('payment domain ↛ shared/http, storage, routes, http, identity, use cases
       false,
     ],
     [
-      'src/payments/domain/fees/probe.ts',
-      "import type { X } from '../../../config/payments-fees.js';",
+      'src/payments/domain/probe.ts',
+      "import type { X } from '../../config/payments-fees.js';",
       false,
     ],
     [
