@@ -140,6 +140,49 @@ export default tseslint.config(
       ],
     },
   },
+  // The payment service's layers (docs/architecture.md, "The payment service"), with typescript-eslint's
+  // variant of the rule so they stack with payments ↛ gateway above. The domain is pure: no HTTP (it
+  // carries its own FieldProblem and RuleViolation; the HTTP layer converts them), storage, identity,
+  // routes or use cases. Routes call use cases, which own storage and its transactions.
+  {
+    files: ['src/payments/domain/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(src/)?shared/http(/|$)',
+              message:
+                'The payment domain carries its own types (FieldProblem, RuleViolation); the HTTP layer converts them.',
+            },
+            {
+              regex: '^(\\.\\./)+(payments/)?(storage|routes|http|usecases|identity)(/|$)',
+              message:
+                'The payment domain is pure: routes and use cases call it, it calls no storage, HTTP or identity code.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/payments/routes/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(payments/)?storage(/|$)',
+              message:
+                'Payment routes call use cases (src/payments/usecases), which own storage and transactions.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: {

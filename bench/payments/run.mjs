@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { demoIbanFor } from '../../dist/src/payments/domain/demo-account.js';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -59,9 +60,11 @@ const url = await new Promise((resolve, reject) => {
   child.on('exit', (code) => reject(new Error(`service exited ${code}: ${err}`)));
 });
 
-const body = JSON.stringify({
+// Every user pays from their own account (the demo account the service opens for them); each create is a
+// new user's, so no user's ledger grows over the run (the balance check reads the user's payments).
+const recordOf = (user) => ({
   payerAccountReference: {
-    paymentInstructionAccount: { accountId: 'DE89370400440532013000', numberType: 'IBAN' },
+    paymentInstructionAccount: { accountId: demoIbanFor(user), numberType: 'IBAN' },
   },
   payeeAccountReference: {
     paymentInstructionAccount: { accountId: 'GB29NWBK60161331926819', numberType: 'IBAN' },
@@ -78,6 +81,7 @@ const body = JSON.stringify({
     remittanceInfo: { type: 'UNSTRUCTURED', content: 'Invoice 42' },
   },
 });
+const body = JSON.stringify(recordOf('bench'));
 const base = `${url}/payments/payment-order/v1/payments`;
 const headers = {
   'content-type': 'application/json',
@@ -85,7 +89,13 @@ const headers = {
   'x-user-id': 'bench',
 };
 
-async function run(title, path, expectStatus, extraHeaders) {
+/** A request of a new user, paying from their own account. */
+const newUser = () => {
+  const user = `bench-${randomUUID()}`;
+  return { headers: { 'x-user-id': user }, body: JSON.stringify(recordOf(user)) };
+};
+
+async function run(title, path, expectStatus, perRequest) {
   const result = await autocannon({
     url: `${base}${path}`,
     method: 'POST',
@@ -93,10 +103,19 @@ async function run(title, path, expectStatus, extraHeaders) {
     duration,
     headers,
     body,
-    ...(extraHeaders
+    ...(perRequest
       ? {
           requests: [
-            { setupRequest: (req) => ({ ...req, headers: { ...req.headers, ...extraHeaders() } }) },
+            {
+              setupRequest: (req) => {
+                const request = perRequest();
+                return {
+                  ...req,
+                  body: request.body,
+                  headers: { ...req.headers, ...request.headers },
+                };
+              },
+            },
           ],
         }
       : {}),
@@ -118,10 +137,14 @@ try {
   await run('warm-up', '/validate', 201); // JIT warm-up, not reported
   const rows = [
     await run('validatePayment', '/validate', 201),
-    await run('createPayment', '', 201),
-    await run('createPayment + Idempotent-Request-Key', '', 201, () => ({
-      'idempotent-request-key': randomUUID(),
-    })),
+    await run('createPayment', '', 201, newUser),
+    await run('createPayment + Idempotent-Request-Key', '', 201, () => {
+      const request = newUser();
+      return {
+        ...request,
+        headers: { ...request.headers, 'idempotent-request-key': randomUUID() },
+      };
+    }),
   ];
   const store = databaseUrl ? 'postgresql' : 'sqlite';
   console.log(

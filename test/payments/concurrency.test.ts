@@ -11,6 +11,7 @@ import {
   userHeaders,
   BASE,
   type Harness,
+  holdSampleAccounts,
 } from './harness.js';
 
 forEachStore('concurrency (real sockets)', (kind) => {
@@ -18,6 +19,7 @@ forEachStore('concurrency (real sockets)', (kind) => {
   let url: string;
   before(async () => {
     h = await openHarness(kind);
+    await holdSampleAccounts(h.db, 'racer');
     url = await h.app.listen({ host: '127.0.0.1', port: 0 });
   });
   after(async () => h.close());

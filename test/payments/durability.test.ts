@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
-import { GATEWAY_SECRET, samplePayment, BASE } from './harness.js';
+import { GATEWAY_SECRET, ownAccount, samplePayment, BASE } from './harness.js';
 import { DATABASE_URL, dropSchema, skipWithoutPostgres, uniqueName } from '../helpers/infra.js';
 
 function start(configFile: string): Promise<{ child: ChildProcess; url: string }> {
@@ -78,7 +78,8 @@ for (const kind of ['sqlite', 'postgres'] as const) {
         const res = await request(`${first.url}${BASE}/payments`, {
           method: 'POST',
           headers,
-          body: JSON.stringify(samplePayment()),
+          // A fresh service: the user pays from the demo account it opens for them.
+          body: JSON.stringify(samplePayment({ payerAccountReference: ownAccount('durable') })),
         });
         const created = (await res.body.json()) as Record<string, Record<string, unknown>>;
         assert.equal(res.statusCode, 201);

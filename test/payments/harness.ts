@@ -10,6 +10,7 @@ import { openPostgres } from '../../src/shared/db/postgres.js';
 import { runMigrations } from '../../src/shared/db/migrations.js';
 import type { Database } from '../../src/shared/db/types.js';
 import { buildPaymentsApp } from '../../src/payments/app.js';
+import { demoIbanFor } from '../../src/payments/domain/demo-account.js';
 import { paymentMigrations } from '../../src/payments/storage/migrations.js';
 import { DATABASE_URL, dropSchema, skipWithoutPostgres, uniqueName } from '../helpers/infra.js';
 import { LogCapture } from '../helpers/capture.js';
@@ -106,11 +107,53 @@ export function send(
   });
 }
 
-/** A small valid payment record. */
+/** The payer account of `samplePayment` and of the SEPA and SWIFT fixtures (EUR). */
+export const SAMPLE_PAYER = 'DE89370400440532013000';
+/** The payer account of the US ACH and Fedwire fixtures (USD). */
+export const US_PAYER = '483101090354';
+
+/**
+ * The account reference of `user`'s own demo account: the one EUR account (EUR 5,000.00 opening balance)
+ * the service opens for every user on the first call that needs it.
+ */
+export function ownAccount(user: string): Record<string, unknown> {
+  return { paymentInstructionAccount: { accountId: demoIbanFor(user), numberType: 'IBAN' } };
+}
+
+/**
+ * Records `owner` as holding `accountId` at the bank: the accounts the payer rules check a user's payment
+ * against (a user may pay only from these).
+ */
+export async function holdAccount(
+  db: Database,
+  owner: string,
+  accountId: string,
+  options: { currency?: string; openingBalance?: string } = {},
+): Promise<void> {
+  await db.execute(
+    `INSERT INTO demo_accounts (owner, account_id, currency, opening_balance, opened_at)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (owner, account_id) DO NOTHING`,
+    [
+      owner,
+      accountId,
+      options.currency ?? 'EUR',
+      options.openingBalance ?? '5000.00',
+      '2026-01-01T00:00:00.000Z',
+    ],
+  );
+}
+
+/** Records `user` as the holder of the sample payer accounts, with 1,000,000.00 in each (EUR, USD). */
+export async function holdSampleAccounts(db: Database, user: string): Promise<void> {
+  await holdAccount(db, user, SAMPLE_PAYER, { openingBalance: '1000000.00' });
+  await holdAccount(db, user, US_PAYER, { currency: 'USD', openingBalance: '1000000.00' });
+}
+
+/** A small valid payment record (EUR 125.50 from SAMPLE_PAYER: see holdSampleAccounts). */
 export function samplePayment(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     payerAccountReference: {
-      paymentInstructionAccount: { accountId: 'DE89370400440532013000', numberType: 'IBAN' },
+      paymentInstructionAccount: { accountId: SAMPLE_PAYER, numberType: 'IBAN' },
     },
     payeeAccountReference: {
       paymentInstructionAccount: { accountId: 'GB29NWBK60161331926819', numberType: 'IBAN' },

@@ -26,6 +26,7 @@ import {
   samplePayment,
   send,
   type Harness,
+  holdSampleAccounts,
 } from './harness.js';
 
 type Json = Record<string, unknown>;
@@ -60,6 +61,7 @@ forEachStore('payment history', (kind) => {
   let clock = T0;
   before(async () => {
     h = await openHarness(kind, { now: () => clock });
+    await holdSampleAccounts(h.db, 'alice');
   });
   after(async () => h.close());
 

@@ -10,6 +10,7 @@ import {
   json,
   GATEWAY_SECRET,
   type Harness,
+  holdSampleAccounts,
 } from './harness.js';
 
 forEachStore('idempotency', (kind) => {
@@ -20,6 +21,8 @@ forEachStore('idempotency', (kind) => {
       overrides: { idempotency: { ttlSeconds: 60 } },
       now: () => new Date(clock),
     });
+    for (const user of ['ida', 'ida2', 'ida3', 'ida4', 'ida5', 'u1', 'u2'])
+      await holdSampleAccounts(h.db, user);
   });
   after(async () => h.close());
   const count = async (owner: string) =>

@@ -17,6 +17,7 @@ import {
   json,
   OPERATOR_TOKEN,
   type Harness,
+  holdSampleAccounts,
 } from './harness.js';
 
 const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
@@ -51,6 +52,7 @@ forEachStore('lifecycle', (kind) => {
   let h: Harness;
   before(async () => {
     h = await openHarness(kind, { now: () => new Date('2026-11-25T08:00:00Z') });
+    await holdSampleAccounts(h.db, 'alice');
   });
   after(async () => h.close());
 

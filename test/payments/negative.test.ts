@@ -5,7 +5,15 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readOpenApiDocument } from '../../src/payments/http/documents.js';
-import { forEachStore, openHarness, send, samplePayment, json, type Harness } from './harness.js';
+import {
+  forEachStore,
+  openHarness,
+  send,
+  samplePayment,
+  json,
+  type Harness,
+  holdSampleAccounts,
+} from './harness.js';
 
 type Schema = Record<string, unknown>;
 const doc = readOpenApiDocument('payment-order');
@@ -162,6 +170,7 @@ forEachStore('negative: every schema constraint via validatePayment', (kind) => 
   let h: Harness;
   before(async () => {
     h = await openHarness(kind, { now: () => new Date('2026-11-25T08:00:00Z') });
+    await holdSampleAccounts(h.db, 'alice');
   });
   after(async () => h.close());
 

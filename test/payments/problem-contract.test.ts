@@ -6,7 +6,15 @@ import assert from 'node:assert/strict';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { readOpenApiDocument } from '../../src/payments/http/documents.js';
-import { forEachStore, openHarness, send, json, OPERATOR_TOKEN, type Harness } from './harness.js';
+import {
+  forEachStore,
+  openHarness,
+  send,
+  json,
+  OPERATOR_TOKEN,
+  type Harness,
+  holdSampleAccounts,
+} from './harness.js';
 import { NOW, sepaCreditTransfer } from './rules/fixtures.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -38,6 +46,7 @@ forEachStore('responses agree with the document', (kind) => {
   let h: Harness;
   before(async () => {
     h = await openHarness(kind, { now: () => NOW });
+    await holdSampleAccounts(h.db, 'alice');
   });
   after(async () => h.close());
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { readOpenApiDocument } from '../../src/payments/http/documents.js';
 import { countryCodes } from '../../src/payments/domain/countries.js';
-import { forEachStore, openHarness, send, json, type Harness } from './harness.js';
+import { forEachStore, openHarness, send, json, type Harness, holdAccount } from './harness.js';
 
 const schemas = (readOpenApiDocument('payment-order')['components'] as Record<string, unknown>)[
   'schemas'
@@ -184,6 +184,9 @@ forEachStore('properties', (kind) => {
   let h: Harness;
   before(async () => {
     h = await openHarness(kind);
+    // prop-user holds every generated payer account, with more than all generated amounts together.
+    for (const iban of IBANS)
+      await holdAccount(h.db, 'prop-user', iban, { openingBalance: '1000000000000.00' });
   });
   after(async () => h.close());
 

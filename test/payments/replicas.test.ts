@@ -18,7 +18,14 @@ import { buildPaymentsApp } from '../../src/payments/app.js';
 import { paymentMigrations } from '../../src/payments/storage/migrations.js';
 import { DATABASE_URL, dropSchema, uniqueName } from '../helpers/infra.js';
 import { LogCapture } from '../helpers/capture.js';
-import { forEachStore, samplePayment, userHeaders, BASE, GATEWAY_SECRET } from './harness.js';
+import {
+  forEachStore,
+  holdSampleAccounts,
+  samplePayment,
+  userHeaders,
+  BASE,
+  GATEWAY_SECRET,
+} from './harness.js';
 
 forEachStore('replicas sharing one database', (kind) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'toolgate-replicas-'));
@@ -49,6 +56,8 @@ forEachStore('replicas sharing one database', (kind) => {
       apps.push(app);
       urls.push(await app.listen({ host: '127.0.0.1', port: 0 }));
     }
+    const [first] = dbs;
+    if (first) await holdSampleAccounts(first, 'replicated');
   });
   after(async () => {
     for (const app of apps) await app.close();

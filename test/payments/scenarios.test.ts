@@ -5,7 +5,14 @@
 // transfer to a BIC under each charge bearer, and a monthly SEPA schedule. The clock is pinned.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { forEachStore, json, openHarness, send, type Harness } from './harness.js';
+import {
+  forEachStore,
+  json,
+  openHarness,
+  send,
+  type Harness,
+  holdSampleAccounts,
+} from './harness.js';
 import {
   NOW,
   fedwireTransfer,
@@ -68,6 +75,7 @@ forEachStore('realistic payments from validation to cancellation', (kind) => {
   let h: Harness;
   before(async () => {
     h = await openHarness(kind, { now: () => NOW });
+    await holdSampleAccounts(h.db, 'walker');
   });
   after(async () => h.close());
 

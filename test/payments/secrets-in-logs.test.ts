@@ -8,11 +8,13 @@ import {
   send,
   samplePayment,
   json,
+  holdSampleAccounts,
 } from './harness.js';
 
 test('secrets are not logged', async () => {
   const h = await openHarness('sqlite', { logLevel: 'trace' });
   try {
+    await holdSampleAccounts(h.db, 'logged');
     const created = await send(h, 'logged', 'POST', 'payments', samplePayment());
     const id = String(
       (json(created)['paymentInstructionReference'] as Record<string, unknown>)['identification'],

@@ -1,11 +1,20 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { forEachStore, openHarness, send, samplePayment, json, type Harness } from './harness.js';
+import {
+  forEachStore,
+  openHarness,
+  send,
+  samplePayment,
+  json,
+  type Harness,
+  holdSampleAccounts,
+} from './harness.js';
 
 forEachStore('payment API basics', (kind) => {
   let h: Harness;
   before(async () => {
     h = await openHarness(kind);
+    await holdSampleAccounts(h.db, 'alice');
   });
   after(async () => h.close());
 
@@ -40,6 +49,7 @@ forEachStore('listing', (kind) => {
   let h: Harness;
   before(async () => {
     h = await openHarness(kind);
+    for (const user of ['lister', 'someone-else']) await holdSampleAccounts(h.db, user);
   });
   after(async () => h.close());
 

@@ -5,7 +5,14 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadCatalogue } from '../../src/gateway/catalogue/load.js';
 import { ArgumentValidator } from '../../src/gateway/mcp/arguments.js';
-import { forEachStore, openHarness, send, json, type Harness } from './harness.js';
+import {
+  forEachStore,
+  openHarness,
+  send,
+  json,
+  type Harness,
+  holdSampleAccounts,
+} from './harness.js';
 import { NOW, sepaCreditTransfer } from './rules/fixtures.js';
 
 type Json = Record<string, unknown>;
@@ -18,6 +25,7 @@ forEachStore('update replaces the whole record', (kind) => {
   let clock = NOW;
   before(async () => {
     h = await openHarness(kind, { now: () => clock });
+    await holdSampleAccounts(h.db, 'alice');
   });
   after(async () => h.close());
   async function create(record: Json): Promise<{ id: string; body: Json }> {

@@ -1,19 +1,11 @@
 // Cancellation decisions (pure). Business refusals are results (HTTP 200, status "failure") with an
 // ISO 20022 cancellation reason code; the set is documented in docs/decisions.md, D-154.
 import { CANCELLABLE, type PaymentStatus } from './lifecycle.js';
-import { hasSchedule, str, type PaymentRecord } from './record-access.js';
+import { hasSchedule, type CancellationRequest, type PaymentOrder } from './payment-order.js';
 import { remainingInstances } from './schedule.js';
 
-export type CancellationType =
-  'SINGLE_PAYMENT_INSTANCE' | 'MULTIPLE_PAYMENT_INSTANCE' | 'COMPLETE_SCHEDULE';
-
-export interface CancellationRequest {
-  readonly identification?: string;
-  readonly uetr?: string;
-  readonly etoeIdentification?: string;
-  readonly cancellationType?: CancellationType;
-  readonly noOfInstances?: string;
-}
+export type { CancellationRequest } from './payment-order.js';
+export type CancellationType = NonNullable<CancellationRequest['cancellationType']>;
 
 export interface CancellationResult {
   readonly status: 'success' | 'failure';
@@ -31,7 +23,7 @@ export interface CancellationDecision {
 
 export interface PaymentState {
   readonly status: PaymentStatus;
-  readonly record: PaymentRecord;
+  readonly record: PaymentOrder;
   readonly identification: string;
   /** Instances already skipped or executed. */
   readonly consumed: number;
@@ -102,19 +94,16 @@ function referenceMismatch(
   payment: PaymentState,
   request: CancellationRequest,
 ): string | undefined {
-  const ref = (key: string) =>
-    str(
-      (payment.record['paymentInstructionReference'] as Record<string, unknown> | undefined)?.[key],
-    );
+  const reference = payment.record.paymentInstructionReference;
   if (request.identification !== undefined && request.identification !== payment.identification) {
     return 'identification does not match the payment';
   }
-  if (request.uetr !== undefined && request.uetr.toLowerCase() !== ref('uetr')?.toLowerCase()) {
+  if (request.uetr !== undefined && request.uetr.toLowerCase() !== reference?.uetr?.toLowerCase()) {
     return 'uetr does not match the payment';
   }
   if (
     request.etoeIdentification !== undefined &&
-    request.etoeIdentification !== ref('etoeIdentification')
+    request.etoeIdentification !== reference?.etoeIdentification
   ) {
     return 'etoeIdentification does not match the payment';
   }

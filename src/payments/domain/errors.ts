@@ -1,6 +1,5 @@
-// The payment service's one error class. Routes turn it into an RFC 9457 problem (see
-// docs/errors.md for every code).
-import type { ProblemFieldError } from '../../shared/http/problem.js';
+// The payment service's one error class. The HTTP layer turns it into an RFC 9457 problem (see
+// docs/errors.md for every code), its field problems into the problem's `errors`.
 import type { PaymentStatus } from './lifecycle.js';
 
 export type PaymentErrorCode =
@@ -32,6 +31,18 @@ const STATUS: Record<PaymentErrorCode, number> = {
   ACCOUNT_NOT_FOUND: 404,
 };
 
+/**
+ * One problem with a field of a request: where (JSON pointer into the body, or `/header/Name`,
+ * `/query/name`, `/path/name`), which check or rule (stable code), and a message a person understands;
+ * a broken business rule also names its ISO 20022 status reason (`reason`, e.g. AC01).
+ */
+export interface FieldProblem {
+  readonly pointer: string;
+  readonly code: string;
+  readonly reason?: string;
+  readonly message: string;
+}
+
 /** The problem extensions the OpenAPI document's Problem schema declares (and no others). */
 export interface PaymentErrorExtensions {
   /** 409 INVALID_STATE: the status that does not allow the operation. */
@@ -45,7 +56,7 @@ export class PaymentError extends Error {
   constructor(
     readonly code: PaymentErrorCode,
     message: string,
-    readonly errors?: readonly ProblemFieldError[],
+    readonly errors?: readonly FieldProblem[],
     readonly extensions?: PaymentErrorExtensions,
   ) {
     super(message);

@@ -4,7 +4,7 @@
 import { toDecimalString } from './currencies.js';
 import type { CancellationType } from './cancellation.js';
 import type { PaymentStatus } from './lifecycle.js';
-import { at, obj, str, type PaymentRecord } from './record-access.js';
+import type { PaymentOrder } from './payment-order.js';
 
 export const HISTORY_KINDS = ['CREATED', 'UPDATED', 'CANCELLED', 'STATUS_CHANGED'] as const;
 export type HistoryKind = (typeof HISTORY_KINDS)[number];
@@ -63,14 +63,13 @@ const pointerPart = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1'
  * currency's minor unit); credential-like members show "[redacted]".
  */
 export function diffRecords(
-  before: PaymentRecord,
-  after: PaymentRecord,
+  before: PaymentOrder,
+  after: PaymentOrder,
 ): { changes: FieldChange[]; truncated: boolean } {
   const changes: FieldChange[] = [];
   let truncated = false;
-  const currency = (r: PaymentRecord) =>
-    str(at(r, 'paymentInstruction', 'amount', 'instructedCurrency')) ?? '';
-  const render = (value: unknown, pointer: string, side: PaymentRecord, secret: boolean) => {
+  const currency = (o: PaymentOrder) => o.paymentInstruction?.amount?.instructedCurrency ?? '';
+  const render = (value: unknown, pointer: string, side: PaymentOrder, secret: boolean) => {
     if (value === undefined || value === null) return null;
     if (secret) return REDACTED;
     if (typeof value === 'boolean') return String(value);
@@ -81,8 +80,8 @@ export function diffRecords(
   };
   const walk = (a: unknown, b: unknown, pointer: string, secret: boolean): void => {
     if (truncated) return;
-    const oa = obj(a);
-    const ob = obj(b);
+    const oa = jsonObject(a);
+    const ob = jsonObject(b);
     const aa = Array.isArray(a) ? (a as unknown[]) : undefined;
     const ab = Array.isArray(b) ? (b as unknown[]) : undefined;
     if ((oa || ob) && !aa && !ab && (oa || a === undefined) && (ob || b === undefined)) {
@@ -114,4 +113,11 @@ export function diffRecords(
   };
   walk(before, after, '', false);
   return { changes, truncated };
+}
+
+/** The members of a JSON object (the diff walks any JSON, member by member); undefined otherwise. */
+function jsonObject(value: unknown): { readonly [member: string]: unknown } | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as { readonly [member: string]: unknown })
+    : undefined;
 }

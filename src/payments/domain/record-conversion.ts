@@ -1,12 +1,20 @@
-// Turning submitted records into stored ones and stored ones into responses (pure).
+// Turning submitted orders into stored ones and stored ones into responses (pure).
 import { toDecimalString } from './currencies.js';
 import type { PaymentStatus } from './lifecycle.js';
+import {
+  hasSchedule,
+  type AccountReference,
+  type PaymentInstructionReference,
+  type PaymentOrder,
+  type StatusReason,
+} from './payment-order.js';
 import { electronicIban, isIbanAccount } from './rules/identifiers.js';
-import { at, cloneJson, hasSchedule, num, obj, str, type PaymentRecord } from './record-access.js';
 import type { ScheduleProgress } from './schedule.js';
 
+type ReferenceField = keyof PaymentInstructionReference;
+
 /** Fields of paymentInstructionReference the service owns (client values are replaced). */
-const SERVER_FIELDS = [
+const SERVER_FIELDS: readonly ReferenceField[] = [
   'identification',
   'status',
   'reason',
@@ -15,12 +23,19 @@ const SERVER_FIELDS = [
   'remainingInstances',
   'nextExecutionDate',
 ];
+/** Fields a response sets afresh from the stored payment. */
+const RENDERED_FIELDS: readonly ReferenceField[] = [
+  'reason',
+  'statusReasons',
+  'remainingInstances',
+  'nextExecutionDate',
+];
 
-/** INITIATED, or SCHEDULED when the record has a schedule or a future requested execution date. */
-export function initialStatus(record: PaymentRecord, now: Date): PaymentStatus {
-  if (hasSchedule(record)) return 'SCHEDULED';
+/** INITIATED, or SCHEDULED when the order has a schedule or a future requested execution date. */
+export function initialStatus(order: PaymentOrder, now: Date): PaymentStatus {
+  if (hasSchedule(order)) return 'SCHEDULED';
   const requested = Date.parse(
-    str(at(record, 'paymentInstruction', 'paymentDates', 'requestedExecutionDate')) ?? '',
+    order.paymentInstruction?.paymentDates?.requestedExecutionDate ?? '',
   );
   if (!Number.isNaN(requested)) {
     const today = now.toISOString().slice(0, 10);
@@ -36,91 +51,106 @@ export function initialStatus(record: PaymentRecord, now: Date): PaymentStatus {
  */
 export function statusAfterUpdate(
   current: PaymentStatus,
-  before: PaymentRecord,
-  after: PaymentRecord,
+  before: PaymentOrder,
+  after: PaymentOrder,
   now: Date,
 ): PaymentStatus {
   if (current !== 'INITIATED' && current !== 'SCHEDULED') return current;
-  const timing = (r: PaymentRecord) =>
+  const timing = (o: PaymentOrder) =>
     JSON.stringify([
-      at(r, 'paymentInstruction', 'schedule') ?? null,
-      at(r, 'paymentInstruction', 'paymentDates', 'requestedExecutionDate') ?? null,
+      o.paymentInstruction?.schedule ?? null,
+      o.paymentInstruction?.paymentDates?.requestedExecutionDate ?? null,
     ]);
   return timing(before) === timing(after) ? current : initialStatus(after, now);
 }
 
 /**
- * The record to store: the client's record with the service-owned reference fields set and IBANs in their
+ * The order to store: the client's order with the service-owned reference fields set and IBANs in their
  * electronic form (as pain.001 carries them: no spaces, upper case).
  */
 export function prepareRecord(
-  submitted: PaymentRecord,
+  submitted: PaymentOrder,
   fields: { identification: string; uetr: string; usedMechanism?: string | undefined },
-): PaymentRecord {
-  const record = cloneJson(submitted);
-  const reference = { ...(obj(record['paymentInstructionReference']) ?? {}) };
-  for (const f of SERVER_FIELDS) delete reference[f];
-  reference['identification'] = fields.identification;
-  reference['uetr'] = fields.uetr;
-  if (fields.usedMechanism !== undefined) reference['usedMechanism'] = fields.usedMechanism;
-  record['paymentInstructionReference'] = reference;
-  for (const name of ['payerAccountReference', 'payeeAccountReference']) {
-    const account = obj(at(record, name, 'paymentInstructionAccount'));
-    const id = str(account?.['accountId']);
-    if (account && id !== undefined && isIbanAccount(id, str(account['numberType'])))
-      account['accountId'] = electronicIban(id);
-  }
-  return record;
+): PaymentOrder {
+  const { payerAccountReference: payer, payeeAccountReference: payee } = submitted;
+  return {
+    ...submitted,
+    ...(payer !== undefined ? { payerAccountReference: electronicAccount(payer) } : {}),
+    ...(payee !== undefined ? { payeeAccountReference: electronicAccount(payee) } : {}),
+    paymentInstructionReference: {
+      ...without(submitted.paymentInstructionReference, SERVER_FIELDS),
+      identification: fields.identification,
+      uetr: fields.uetr,
+      ...(fields.usedMechanism !== undefined ? { usedMechanism: fields.usedMechanism } : {}),
+    },
+  };
 }
 
-/** One entry of `statusReasons`: where, which rule, the ISO 20022 reason code and a message. */
-export interface StatusReason {
-  readonly pointer: string;
-  readonly code: string;
-  readonly reason: string;
-  readonly message: string;
+function electronicAccount(reference: AccountReference): AccountReference {
+  const account = reference.paymentInstructionAccount;
+  if (account?.accountId === undefined || !isIbanAccount(account.accountId, account.numberType))
+    return reference;
+  return {
+    ...reference,
+    paymentInstructionAccount: { ...account, accountId: electronicIban(account.accountId) },
+  };
 }
 
 /**
- * The record as the API returns it: stored record plus current status and reason, and (validatePayment)
+ * The order as the API returns it: stored order plus current status and reason, and (validatePayment)
  * every status reason found. Status fields the client sent are replaced, never echoed.
  */
 export function renderRecord(
-  record: PaymentRecord,
+  order: PaymentOrder,
   status: PaymentStatus | null,
   reason: string | null,
   statusReasons: readonly StatusReason[] = [],
   progress?: ScheduleProgress,
-): PaymentRecord {
-  const out = cloneJson(record);
-  const reference = { ...(obj(out['paymentInstructionReference']) ?? {}) };
-  for (const f of ['reason', 'statusReasons', 'remainingInstances', 'nextExecutionDate'])
-    delete reference[f];
-  reference['status'] = status;
-  if (progress) {
-    reference['remainingInstances'] = progress.remainingInstances;
-    if (progress.nextExecutionDate !== undefined)
-      reference['nextExecutionDate'] = progress.nextExecutionDate;
-  }
-  if (reason !== null) reference['reason'] = reason;
-  if (statusReasons.length > 0)
-    reference['statusReasons'] = statusReasons.map(({ pointer, code, reason: r, message }) => ({
-      pointer,
-      code,
-      reason: r,
-      message,
-    }));
-  out['paymentInstructionReference'] = reference;
+): PaymentOrder {
+  return {
+    ...order,
+    paymentInstructionReference: {
+      ...without(order.paymentInstructionReference, RENDERED_FIELDS),
+      status,
+      ...(progress
+        ? {
+            remainingInstances: progress.remainingInstances,
+            ...(progress.nextExecutionDate !== undefined
+              ? { nextExecutionDate: progress.nextExecutionDate }
+              : {}),
+          }
+        : {}),
+      ...(reason !== null ? { reason } : {}),
+      ...(statusReasons.length > 0
+        ? {
+            statusReasons: statusReasons.map(({ pointer, code, reason: r, message }) => ({
+              pointer,
+              code,
+              reason: r,
+              message,
+            })),
+          }
+        : {}),
+    },
+  };
+}
+
+function without(
+  reference: PaymentInstructionReference | undefined,
+  fields: readonly ReferenceField[],
+): PaymentInstructionReference {
+  const out = { ...reference };
+  for (const field of fields) delete out[field];
   return out;
 }
 
 /** The instructed amount as a decimal string with the currency's minor unit (stored column). */
-export function instructedAmountOf(record: PaymentRecord): {
+export function instructedAmountOf(order: PaymentOrder): {
   amount: string | null;
   currency: string | null;
 } {
-  const amount = num(at(record, 'paymentInstruction', 'amount', 'instructedAmount'));
-  const currency = str(at(record, 'paymentInstruction', 'amount', 'instructedCurrency')) ?? null;
+  const amount = order.paymentInstruction?.amount?.instructedAmount;
+  const currency = order.paymentInstruction?.amount?.instructedCurrency ?? null;
   return {
     amount: amount === undefined ? null : toDecimalString(amount, currency ?? ''),
     currency,

@@ -1,41 +1,13 @@
-// The one rule engine of payment records (pure): every rule runs and every problem is reported, each with
-// its JSON pointer, stable code, ISO 20022 reason code and message. createPayment and updatePayment refuse a
-// record with problems (422); validatePayment reports them. The rules are listed in docs/decisions.md,
-// D-151.
-import type { PaymentRecord } from './record-access.js';
-import { checkCompleteness } from './rules/completeness.js';
-import { checkDateRules } from './rules/dates.js';
-import { checkFieldRules } from './rules/fields.js';
-import { checkPartyRules } from './rules/parties.js';
-import { checkPayerAccount, type PayerAccount } from './rules/payer-account.js';
-import { checkSchemeRules } from './rules/schemes.js';
-import type { RuleViolation } from './rules/violation.js';
+// The one rule engine of payment orders (pure): every rule of the table (rules/table.ts) runs and every
+// problem is reported, each with its JSON pointer, stable code, ISO 20022 reason code and message.
+// createPayment and updatePayment refuse an order with problems (422); validatePayment reports them.
+import type { PaymentOrder } from './payment-order.js';
+import { evaluate, type RuleContext, type RuleViolation } from './rules/rule.js';
+import { RULES } from './rules/table.js';
 
-export type { RuleViolation } from './rules/violation.js';
-export { checkFieldRules } from './rules/fields.js';
-export type { PayerAccount } from './rules/payer-account.js';
+export type { PayerAccount, RuleContext, RuleViolation } from './rules/rule.js';
 
-/** What the rules know beyond the record itself. */
-export interface RuleContext {
-  /** The service's clock (tests pin it). */
-  readonly now: Date;
-  /** The Used-Mechanism header, when the request has one (it may name the scheme). */
-  readonly usedMechanism?: string | undefined;
-  /**
-   * The calling user's accounts with their available balances, when the accounts API knows the user;
-   * undefined otherwise (no user, or a user without accounts): ownership and balance are then not checked.
-   */
-  readonly payerAccounts?: readonly PayerAccount[] | undefined;
-}
-
-/** Every business-rule problem of a payment record (empty when it may be accepted). */
-export function checkPaymentRules(record: PaymentRecord, context: RuleContext): RuleViolation[] {
-  return [
-    ...checkCompleteness(record),
-    ...checkFieldRules(record),
-    ...checkPartyRules(record),
-    ...checkDateRules(record, context.now),
-    ...checkSchemeRules(record, context.usedMechanism),
-    ...(context.payerAccounts ? checkPayerAccount(record, context.payerAccounts, context.now) : []),
-  ];
+/** Every business-rule problem of a payment order (empty when it may be accepted). */
+export function checkPaymentRules(order: PaymentOrder, context: RuleContext): RuleViolation[] {
+  return evaluate(RULES, order, context);
 }

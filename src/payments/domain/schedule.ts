@@ -1,24 +1,23 @@
 // Schedule arithmetic (pure): how many instances a schedule has and how many remain.
-import { at, num, obj, str, type PaymentRecord } from './record-access.js';
+import { scheduleOf, type PaymentOrder } from './payment-order.js';
 
 const MAX_INSTANCES = 10000;
 const STEP_DAYS: Record<string, number> = { DAILY: 1, WEEKLY: 7, BIWEEKLY: 14 };
 const STEP_MONTHS: Record<string, number> = { MONTHLY: 1, QUARTERLY: 3, YEARLY: 12 };
 
-/** Total instances of the record's schedule; undefined for an open-ended standing order. */
-export function totalInstances(record: PaymentRecord): number | undefined {
-  const schedule = obj(at(record, 'paymentInstruction', 'schedule'));
+/** Total instances of the order's schedule; undefined for an open-ended standing order. */
+export function totalInstances(order: PaymentOrder): number | undefined {
+  const schedule = scheduleOf(order);
   if (!schedule) return 1;
-  const frequency = str(schedule['frequency']);
+  const frequency = schedule.frequency;
   if (frequency === 'ONCE') return 1;
-  const repetitions = num(schedule['noOfRepetition']);
+  const repetitions = schedule.noOfRepetition;
   if (repetitions !== undefined) return repetitions;
-  const end = Date.parse(str(schedule['endDate']) ?? '');
+  const end = Date.parse(schedule.endDate ?? '');
   if (Number.isNaN(end)) return undefined;
-  const startText = str(schedule['startDate']) ?? str(schedule['executeOn']);
-  const start = Date.parse(startText ?? '');
+  const start = Date.parse(schedule.startDate ?? schedule.executeOn ?? '');
   if (Number.isNaN(start) || start > end) return 0;
-  const skip = num(schedule['skipInterval']) ?? 1;
+  const skip = schedule.skipInterval ?? 1;
   let count = 0;
   for (let i = 0; count < MAX_INSTANCES; i += skip) {
     if (occurrence(start, frequency ?? 'MONTHLY', i) > end) break;
@@ -36,34 +35,34 @@ function occurrence(start: number, frequency: string, index: number): number {
 }
 
 /** Instances still to execute, given how many were skipped or executed (undefined = open-ended). */
-export function remainingInstances(record: PaymentRecord, consumed: number): number | undefined {
-  const total = totalInstances(record);
+export function remainingInstances(order: PaymentOrder, consumed: number): number | undefined {
+  const total = totalInstances(order);
   return total === undefined ? undefined : Math.max(0, total - consumed);
 }
 
 const DAY_MS = 86_400_000;
 
 /**
- * The first execution of the record's schedule on `today` (a UTC day) or later, as a time stamp; undefined
+ * The first execution of the order's schedule on `today` (a UTC day) or later, as a time stamp; undefined
  * when every execution lies before that day. Without a startDate (or executeOn) there is nothing to
  * compute and the answer is undefined too. The first `consumed` instances (skipped or executed) are
  * passed over.
  */
 export function nextExecutionFrom(
-  record: PaymentRecord,
+  order: PaymentOrder,
   today: Date,
   consumed = 0,
 ): number | undefined {
-  const schedule = obj(at(record, 'paymentInstruction', 'schedule'));
+  const schedule = scheduleOf(order);
   if (!schedule) return undefined;
-  const start = Date.parse(str(schedule['startDate']) ?? str(schedule['executeOn']) ?? '');
+  const start = Date.parse(schedule.startDate ?? schedule.executeOn ?? '');
   if (Number.isNaN(start)) return undefined;
   const dayStart = Math.floor(today.getTime() / DAY_MS) * DAY_MS;
-  const frequency = str(schedule['frequency']) ?? 'MONTHLY';
+  const frequency = schedule.frequency ?? 'MONTHLY';
   if (frequency === 'ONCE') return start >= dayStart && consumed === 0 ? start : undefined;
-  const repetitions = num(schedule['noOfRepetition']);
-  const end = Date.parse(str(schedule['endDate']) ?? '');
-  const skip = num(schedule['skipInterval']) ?? 1;
+  const repetitions = schedule.noOfRepetition;
+  const end = Date.parse(schedule.endDate ?? '');
+  const skip = schedule.skipInterval ?? 1;
   for (let n = Math.max(0, consumed); n < MAX_INSTANCES; n += 1) {
     if (repetitions !== undefined && n >= repetitions) return undefined;
     const at = occurrence(start, frequency, n * skip);
@@ -79,15 +78,15 @@ export interface ScheduleProgress {
   readonly nextExecutionDate?: string;
 }
 
-/** The progress of the record's schedule; undefined for a payment without a schedule. */
+/** The progress of the order's schedule; undefined for a payment without a schedule. */
 export function scheduleProgress(
-  record: PaymentRecord,
+  order: PaymentOrder,
   consumed: number,
   today: Date,
 ): ScheduleProgress | undefined {
-  if (!obj(at(record, 'paymentInstruction', 'schedule'))) return undefined;
-  const remaining = remainingInstances(record, consumed);
-  const next = remaining === 0 ? undefined : nextExecutionFrom(record, today, consumed);
+  if (!scheduleOf(order)) return undefined;
+  const remaining = remainingInstances(order, consumed);
+  const next = remaining === 0 ? undefined : nextExecutionFrom(order, today, consumed);
   return {
     remainingInstances: remaining ?? null,
     ...(next !== undefined ? { nextExecutionDate: new Date(next).toISOString() } : {}),

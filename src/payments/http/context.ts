@@ -4,8 +4,9 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../shared/db/types.js';
 import { problemType, sendProblem, type ProblemFieldError } from '../../shared/http/problem.js';
-import { PaymentError } from '../domain/errors.js';
+import { PaymentError, type FieldProblem } from '../domain/errors.js';
 import type { Identity, IdentityResolver } from '../identity/types.js';
+import type { operations } from '../openapi/payment-order.generated.js';
 import type {
   IdempotencyRequest,
   IdempotencyStore,
@@ -40,8 +41,40 @@ export function sendPaymentError(reply: FastifyReply, error: PaymentError): Fast
     status: error.status,
     code: error.code,
     detail: error.message,
-    ...(error.errors && error.errors.length > 0 ? { errors: error.errors } : {}),
+    ...(error.errors && error.errors.length > 0
+      ? { errors: error.errors.map(toProblemField) }
+      : {}),
   });
+}
+
+/** A field problem of the domain as a problem's `errors` entry (the ISO 20022 reason, when it has one). */
+function toProblemField({ pointer, code, reason, message }: FieldProblem): ProblemFieldError {
+  return { pointer, code, ...(reason !== undefined ? { reason } : {}), message };
+}
+
+type Operation = keyof operations;
+type JsonContent<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
+
+/** What a request of the operation carries once checked, typed as the OpenAPI document declares it. */
+export interface CheckedRequest<Op extends Operation> {
+  readonly body: undefined extends operations[Op]['requestBody']
+    ? JsonContent<NonNullable<operations[Op]['requestBody']>> | undefined
+    : JsonContent<operations[Op]['requestBody']>;
+  readonly query: NonNullable<operations[Op]['parameters']['query']>;
+}
+
+/**
+ * Checks the request against the operation of the payment-order document (400 otherwise) and returns its
+ * body and query: the one place a payment request's JSON becomes typed (the document's schema, which
+ * the check applied, is what the types were generated from).
+ */
+export function checkedRequest<Op extends Operation>(
+  ctx: PaymentsContext,
+  operationId: Op,
+  req: FastifyRequest,
+): CheckedRequest<Op> {
+  checkRequest(ctx, operationId, req);
+  return { body: req.body, query: req.query } as CheckedRequest<Op>;
 }
 
 /** Throws the 400 problem when the request does not match the operation in the OpenAPI document. */

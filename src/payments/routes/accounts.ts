@@ -10,8 +10,7 @@ import {
   sendPaymentError,
   type PaymentsContext,
 } from '../http/context.js';
-import { ensureDemoAccount } from '../storage/demo-accounts.js';
-import { ledgerOf } from '../usecases/accounts.js';
+import { myAccount } from '../usecases/accounts.js';
 
 export interface AccountRoutesOptions {
   readonly ctx: PaymentsContext;
@@ -37,12 +36,7 @@ export async function accountRoutes(
     const user = requireUser(await ctx.identity.resolve(req));
     checkRequest(ctx, operationId, req);
     const query = req.query as { accountId?: string };
-    const account = await ensureDemoAccount(ctx.db, user.userId, ctx.now());
-    if (query.accountId !== undefined && query.accountId !== account.accountId) {
-      throw new PaymentError('ACCOUNT_NOT_FOUND', 'That account is not one of yours.');
-    }
-    const entries = await ledgerOf(ctx.db, user.userId, account);
-    return { account, entries };
+    return myAccount(ctx.db, { owner: user.userId, accountId: query.accountId, now: ctx.now() });
   };
 
   app.get('/me/balance', async (req, reply) => {

@@ -4,9 +4,8 @@
 import type { FastifyInstance } from 'fastify';
 import { PaymentError } from '../domain/errors.js';
 import { quoteFees, type FeesSettings } from '../domain/fees/quote.js';
-import type { JsonObject } from '../domain/record-access.js';
 import { RateSource } from '../usecases/rates.js';
-import { checkRequest, header, sendPaymentError, type PaymentsContext } from '../http/context.js';
+import { checkedRequest, header, sendPaymentError, type PaymentsContext } from '../http/context.js';
 
 export interface FeeRoutesOptions {
   readonly ctx: PaymentsContext;
@@ -29,9 +28,9 @@ export async function feeRoutes(app: FastifyInstance, opts: FeeRoutesOptions): P
 
   app.post('/payments/fetch-fees', async (req, reply) => {
     const identity = await ctx.identity.resolve(req);
-    checkRequest(ctx, 'fetchPaymentFees', req);
+    const { body } = checkedRequest(ctx, 'fetchPaymentFees', req);
     const mechanism = header(req, 'used-mechanism');
-    const quote = quoteFees(req.body as JsonObject, {
+    const quote = quoteFees(body, {
       fees,
       rates: await rates.current(),
       now: ctx.now(),

@@ -8,10 +8,10 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { maskSecret } from '../../shared/log/mask.js';
 import { PaymentError } from '../domain/errors.js';
-import { canTransition, isPaymentStatus, TRANSITIONS } from '../domain/lifecycle.js';
+import { isPaymentStatus, TRANSITIONS } from '../domain/lifecycle.js';
 import { header, sendPaymentError, type PaymentsContext } from '../http/context.js';
-import { findPayment, statusHistory, updatePaymentIfVersion } from '../storage/payments-repo.js';
 import { etagOf } from '../usecases/payments.js';
+import { changePaymentStatus } from '../usecases/status.js';
 
 export interface OperatorRoutesOptions {
   readonly ctx: PaymentsContext;
@@ -85,34 +85,13 @@ export async function operatorRoutes(
     }
     const reason = typeof body['reason'] === 'string' ? body['reason'] : null;
     const description = typeof body['description'] === 'string' ? body['description'] : undefined;
-    const result = await ctx.db.transaction(async (tx) => {
-      const current = await findPayment(tx, req.params.id);
-      if (!current)
-        throw new PaymentError('PAYMENT_NOT_FOUND', `No payment ${req.params.id} was found.`);
-      if (!canTransition(current.status, to)) {
-        throw new PaymentError(
-          'INVALID_STATE',
-          `${current.status} → ${to} is not an allowed transition (allowed: ${TRANSITIONS[current.status].join(', ') || 'none'}).`,
-          undefined,
-          { paymentStatus: current.status },
-        );
-      }
-      const updated = await updatePaymentIfVersion(tx, current, current.version, {
-        status: to,
-        reason,
-        at: ctx.now().toISOString(),
-        history: {
-          kind: 'STATUS_CHANGED',
-          actor,
-          reason,
-          fromStatus: current.status,
-          toStatus: to,
-          ...(description !== undefined ? { description } : {}),
-        },
-      });
-      if (!updated)
-        throw new PaymentError('CONCURRENT_UPDATE', 'The payment changed meanwhile; retry.');
-      return { updated, history: await statusHistory(tx, current.id) };
+    const result = await changePaymentStatus(ctx.db, {
+      id: req.params.id,
+      to,
+      reason,
+      description,
+      actor,
+      now: ctx.now(),
     });
     req.log.info(
       { paymentId: result.updated.id, status: to, actor },

@@ -1,12 +1,11 @@
 // HTTP routes of the payment-order API (create, get, list, update, cancel, history, validate) and the
-// OpenAPI document at {base}/openapi.json. Register with `app.register(paymentRoutes, { ctx, prefix })`.
+// OpenAPI document at {base}/openapi.json: each checks and types its request (checkedRequest), resolves
+// the caller, calls its use case and sends the answer. Register with
+// `app.register(paymentRoutes, { ctx, prefix })`.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { CancellationRequest } from '../domain/cancellation.js';
 import { PaymentError } from '../domain/errors.js';
-import type { PaymentStatus } from '../domain/lifecycle.js';
-import type { PaymentRecord } from '../domain/record-access.js';
 import {
-  checkRequest,
+  checkedRequest,
   header,
   idempotencyFor,
   requireUser,
@@ -14,18 +13,8 @@ import {
   sendPaymentError,
   type PaymentsContext,
 } from '../http/context.js';
-import { historyPage, listPayments } from '../storage/payments-repo.js';
-import {
-  cancelPayment,
-  createPayment,
-  etagOf,
-  loadOwned,
-  render,
-  renderHistoryEntry,
-  updatePayment,
-  userRuleContext,
-  validateRecord,
-} from '../usecases/payments.js';
+import { cancelPayment, createPayment, updatePayment } from '../usecases/payments.js';
+import { getPayment, listPayments, paymentHistory, validatePayment } from '../usecases/queries.js';
 import { decodeCursor, decodeHistoryCursor, encodeCursor, encodeHistoryCursor } from './cursor.js';
 
 export interface PaymentRoutesOptions {
@@ -55,111 +44,104 @@ export async function paymentRoutes(
 
   app.post('/payments', async (req, reply) => {
     const user = requireUser(await ctx.identity.resolve(req));
-    checkRequest(ctx, 'createPayment', req);
-    const record = req.body as PaymentRecord;
-    const path = `${basePath}/payments`;
-    const outcome = await ctx.idempotency.run(
-      idempotencyFor(req, `user:${user.userId}`, path, record),
-      (tx) =>
-        createPayment(tx, {
-          owner: user.userId,
-          record,
-          usedMechanism: header(req, 'used-mechanism'),
-          basePath,
-          now: ctx.now(),
-        }),
-    );
+    const { body: order } = checkedRequest(ctx, 'createPayment', req);
+    const outcome = await createPayment(ctx, {
+      owner: user.userId,
+      order,
+      usedMechanism: header(req, 'used-mechanism'),
+      basePath,
+      claim: idempotencyFor(req, `user:${user.userId}`, `${basePath}/payments`, order),
+      now: ctx.now(),
+    });
     return sendOutcome(reply, outcome);
   });
 
   app.get('/payments', async (req, reply) => {
     const user = requireUser(await ctx.identity.resolve(req));
-    checkRequest(ctx, 'listPayments', req);
-    const query = req.query as { status?: PaymentStatus; limit?: number; cursor?: string };
-    const limit = query.limit ?? 20;
-    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-    const now = ctx.now();
-    const rows = await listPayments(ctx.db, {
+    const { query } = checkedRequest(ctx, 'listPayments', req);
+    const page = await listPayments(ctx.db, {
       owner: user.userId,
-      limit,
-      ...(query.status ? { status: query.status } : {}),
-      ...(after ? { after } : {}),
+      limit: query.limit ?? 20,
+      status: query.status,
+      after: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
+      now: ctx.now(),
     });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
     return reply.send({
-      items: page.map((p) => render(p, now)),
-      nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
+      items: page.items,
+      nextCursor: page.next ? encodeCursor(page.next) : null,
     });
   });
 
   app.get<{ Params: Params }>('/payments/:externalReferenceNo', async (req, reply) => {
     const user = requireUser(await ctx.identity.resolve(req));
-    checkRequest(ctx, 'getPayment', req);
-    const payment = await loadOwned(ctx.db, req.params.externalReferenceNo, user.userId);
-    return reply.header('ETag', etagOf(payment.version)).send(render(payment, ctx.now()));
+    checkedRequest(ctx, 'getPayment', req);
+    const { order, etag } = await getPayment(ctx.db, {
+      owner: user.userId,
+      id: req.params.externalReferenceNo,
+      now: ctx.now(),
+    });
+    return reply.header('ETag', etag).send(order);
   });
 
   app.get<{ Params: Params }>('/payments/:externalReferenceNo/history', async (req, reply) => {
     const user = requireUser(await ctx.identity.resolve(req));
-    checkRequest(ctx, 'getPaymentHistory', req);
-    const query = req.query as { limit?: number; cursor?: string };
-    const limit = query.limit ?? 20;
-    const before = query.cursor === undefined ? undefined : decodeHistoryCursor(query.cursor);
-    const entries = await ctx.db.transaction(async (tx) => {
-      const payment = await loadOwned(tx, req.params.externalReferenceNo, user.userId);
-      return historyPage(tx, payment.id, { limit, ...(before !== undefined ? { before } : {}) });
+    const { query } = checkedRequest(ctx, 'getPaymentHistory', req);
+    const page = await paymentHistory(ctx.db, {
+      owner: user.userId,
+      id: req.params.externalReferenceNo,
+      limit: query.limit ?? 20,
+      before: query.cursor === undefined ? undefined : decodeHistoryCursor(query.cursor),
     });
-    const page = entries.slice(0, limit);
-    const last = page[page.length - 1];
     return reply.send({
-      items: page.map(renderHistoryEntry),
-      nextCursor: entries.length > limit && last ? encodeHistoryCursor(last.version) : null,
+      items: page.items,
+      nextCursor: page.next !== undefined ? encodeHistoryCursor(page.next) : null,
     });
   });
 
   app.put<{ Params: Params }>('/payments/:externalReferenceNo', async (req, reply) => {
     const user = requireUser(await ctx.identity.resolve(req));
-    checkRequest(ctx, 'updatePayment', req);
-    const record = req.body as PaymentRecord;
+    const { body: order } = checkedRequest(ctx, 'updatePayment', req);
     const id = req.params.externalReferenceNo;
-    const claim = idempotencyFor(req, `user:${user.userId}`, `${basePath}/payments/${id}`, record);
-    const outcome = await ctx.idempotency.run(claim, (tx) =>
-      updatePayment(tx, {
-        owner: user.userId,
-        id,
-        record,
-        ifMatch: header(req, 'if-match'),
-        usedMechanism: header(req, 'used-mechanism'),
-        now: ctx.now(),
-      }),
-    );
+    const outcome = await updatePayment(ctx, {
+      owner: user.userId,
+      id,
+      order,
+      ifMatch: header(req, 'if-match'),
+      usedMechanism: header(req, 'used-mechanism'),
+      claim: idempotencyFor(req, `user:${user.userId}`, `${basePath}/payments/${id}`, order),
+      now: ctx.now(),
+    });
     return sendOutcome(reply, outcome);
   });
 
   app.post<{ Params: Params }>('/payments/:externalReferenceNo/cancel', async (req, reply) => {
     const user = requireUser(await ctx.identity.resolve(req));
-    checkRequest(ctx, 'cancelPayment', req);
-    const request = (req.body ?? {}) as CancellationRequest;
+    const request = checkedRequest(ctx, 'cancelPayment', req).body ?? {};
     const id = req.params.externalReferenceNo;
-    const claim = idempotencyFor(
-      req,
-      `user:${user.userId}`,
-      `${basePath}/payments/${id}/cancel`,
+    const outcome = await cancelPayment(ctx, {
+      owner: user.userId,
+      id,
       request,
-    );
-    const outcome = await ctx.idempotency.run(claim, (tx) =>
-      cancelPayment(tx, { owner: user.userId, id, request, now: ctx.now() }),
-    );
+      claim: idempotencyFor(
+        req,
+        `user:${user.userId}`,
+        `${basePath}/payments/${id}/cancel`,
+        request,
+      ),
+      now: ctx.now(),
+    });
     return sendOutcome(reply, outcome);
   });
 
   app.post('/payments/validate', async (req: FastifyRequest, reply: FastifyReply) => {
     const identity = await ctx.identity.resolve(req); // a spoofed identity is refused even here
-    checkRequest(ctx, 'validatePayment', req);
-    const request = { now: ctx.now(), usedMechanism: header(req, 'used-mechanism') };
-    const context =
-      identity.kind === 'user' ? await userRuleContext(ctx.db, identity.userId, request) : request;
-    return reply.code(201).send(validateRecord(req.body as PaymentRecord, context));
+    const { body: order } = checkedRequest(ctx, 'validatePayment', req);
+    const validated = await validatePayment(ctx.db, {
+      owner: identity.kind === 'user' ? identity.userId : undefined,
+      order,
+      usedMechanism: header(req, 'used-mechanism'),
+      now: ctx.now(),
+    });
+    return reply.code(201).send(validated);
   });
 }

@@ -1,4 +1,5 @@
-// The demo accounts table: one EUR account per user, opened on the user's first use of the accounts API.
+// The demo accounts table: one EUR account per user, opened on the user's first call that needs it (the
+// accounts API, or a payment the user creates, updates or validates).
 import type { SqlExecutor } from '../../shared/db/types.js';
 import { DEMO_CURRENCY, DEMO_OPENING_BALANCE, demoIbanFor } from '../domain/demo-account.js';
 
@@ -23,6 +24,15 @@ const fromRow = (row: AccountRow): DemoAccount => ({
   openedAt: row.opened_at,
 });
 
+/** Opens the user's demo account now when it does not exist yet (idempotent). */
+export async function openDemoAccount(db: SqlExecutor, owner: string, now: Date): Promise<void> {
+  await db.execute(
+    `INSERT INTO demo_accounts (owner, account_id, currency, opening_balance, opened_at)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (owner, account_id) DO NOTHING`,
+    [owner, demoIbanFor(owner), DEMO_CURRENCY, DEMO_OPENING_BALANCE, now.toISOString()],
+  );
+}
+
 /** The user's demo account, opened now when it does not exist yet. */
 export async function ensureDemoAccount(
   db: SqlExecutor,
@@ -30,18 +40,14 @@ export async function ensureDemoAccount(
   now: Date,
 ): Promise<DemoAccount> {
   const accountId = demoIbanFor(owner);
-  await db.execute(
-    `INSERT INTO demo_accounts (owner, account_id, currency, opening_balance, opened_at)
-     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (owner, account_id) DO NOTHING`,
-    [owner, accountId, DEMO_CURRENCY, DEMO_OPENING_BALANCE, now.toISOString()],
-  );
+  await openDemoAccount(db, owner, now);
   const account = (await accountsOf(db, owner)).find((a) => a.accountId === accountId);
   if (!account) throw new Error('demo account vanished');
   return account;
 }
 
 /**
- * The user's accounts (none when the accounts API has never seen the user). With `lock`, PostgreSQL locks
+ * The user's accounts (none before the user's demo account is opened). With `lock`, PostgreSQL locks
  * the rows until the transaction ends, so two payments of one user are checked against the balance one
  * after the other (SQLite transactions are serialised anyway).
  */

@@ -5,7 +5,7 @@
 import type { SqlExecutor } from '../../shared/db/types.js';
 import type { HistoryEvent, HistoryKind } from '../domain/history.js';
 import type { PaymentStatus } from '../domain/lifecycle.js';
-import type { PaymentRecord } from '../domain/record-access.js';
+import type { PaymentOrder } from '../domain/payment-order.js';
 
 export interface StoredPayment {
   readonly id: string;
@@ -13,7 +13,7 @@ export interface StoredPayment {
   readonly status: PaymentStatus;
   readonly reason: string | null;
   readonly version: number;
-  readonly record: PaymentRecord;
+  readonly record: PaymentOrder;
   readonly instancesConsumed: number;
   readonly createdAt: string;
   readonly updatedAt: string;
@@ -23,7 +23,7 @@ export interface NewPayment {
   readonly id: string;
   readonly owner: string;
   readonly status: PaymentStatus;
-  readonly record: PaymentRecord;
+  readonly record: PaymentOrder;
   readonly instructedAmount: string | null;
   readonly instructedCurrency: string | null;
   readonly at: string;
@@ -59,7 +59,7 @@ function fromRow(row: Row): StoredPayment {
     status: row.status as PaymentStatus,
     reason: row.reason,
     version: Number(row.version),
-    record: JSON.parse(row.record) as PaymentRecord,
+    record: JSON.parse(row.record) as PaymentOrder, // stored by the service after validation
     instancesConsumed: Number(row.instances_consumed),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -119,7 +119,7 @@ export async function findPayment(
 export interface PaymentChange {
   readonly status?: PaymentStatus;
   readonly reason?: string | null;
-  readonly record?: PaymentRecord;
+  readonly record?: PaymentOrder;
   readonly instructedAmount?: string | null;
   readonly instructedCurrency?: string | null;
   readonly instancesConsumed?: number;

@@ -2,10 +2,31 @@
 // derived from the user's own payments, and the available balance.
 import type { SqlExecutor } from '../../shared/db/types.js';
 import { balances, ledger, type LedgerEntry } from '../domain/demo-account.js';
-import { at, num, str } from '../domain/record-access.js';
+import { PaymentError } from '../domain/errors.js';
+import type { PaymentOrder } from '../domain/payment-order.js';
 import type { PayerAccount } from '../domain/rules.js';
-import { accountsOf, type DemoAccount } from '../storage/demo-accounts.js';
+import {
+  accountsOf,
+  ensureDemoAccount,
+  openDemoAccount,
+  type DemoAccount,
+} from '../storage/demo-accounts.js';
 import { paymentsOf } from '../storage/payments-repo.js';
+
+/**
+ * getMyAccountBalance / getMyTransactionHistory: the user's demo account (opened now on their first call
+ * that needs it) and its ledger, newest first; `accountId`, when given, must be it (404 otherwise).
+ */
+export async function myAccount(
+  db: SqlExecutor,
+  request: { owner: string; accountId?: string | undefined; now: Date },
+): Promise<{ account: DemoAccount; entries: LedgerEntry[] }> {
+  const account = await ensureDemoAccount(db, request.owner, request.now);
+  if (request.accountId !== undefined && request.accountId !== account.accountId) {
+    throw new PaymentError('ACCOUNT_NOT_FOUND', 'That account is not one of yours.');
+  }
+  return { account, entries: await ledgerOf(db, request.owner, account) };
+}
 
 /** The account's ledger, newest first, leaving out the payment `exceptId` (the one being updated). */
 export async function ledgerOf(
@@ -21,28 +42,33 @@ export async function ledgerOf(
       id: p.id,
       status: p.status,
       amount: amountOf(p.record),
-      currency: str(at(p.record, 'paymentInstruction', 'amount', 'instructedCurrency')) ?? null,
+      currency: p.record.paymentInstruction?.amount?.instructedCurrency ?? null,
       createdAt: p.createdAt,
       updatedAt: p.updatedAt,
-      counterparty: str(at(p.record, 'payeeReference', 'involvedParty', 'partyName')),
-      remittance: str(at(p.record, 'paymentProcessingConfiguration', 'remittanceInfo', 'content')),
+      counterparty: p.record.payeeReference?.involvedParty?.partyName,
+      remittance: p.record.paymentProcessingConfiguration?.remittanceInfo?.content,
     })),
   );
 }
 
 /**
- * The payer accounts the rules check a payment against: undefined when the accounts API does not know
- * the user (no account opened), so ownership and balance cannot be checked. `exceptId` leaves out the
- * payment being updated; `lock` (inside a transaction) serialises one user's payments on PostgreSQL.
+ * The payer accounts the rules check a user's payment against: every account the service knows for the
+ * user, each with its available balance. A user owns exactly these and nothing else. In the demo every
+ * user is a customer with one EUR account, opened here on the first call that needs it (so a new user
+ * owns a fresh account of their own, never someone else's). `exceptId` leaves out the payment being
+ * updated; `lock` (inside a transaction) serialises one user's payments on PostgreSQL.
  */
 export async function payerAccountsOf(
   db: SqlExecutor,
   owner: string,
-  options: { exceptId?: string; lock?: boolean } = {},
-): Promise<PayerAccount[] | undefined> {
-  const { exceptId, lock = false } = options;
-  const accounts = await accountsOf(db, owner, { lock });
-  if (accounts.length === 0) return undefined;
+  options: { now: Date; exceptId?: string; lock?: boolean },
+): Promise<PayerAccount[]> {
+  const { now, exceptId, lock = false } = options;
+  let accounts = await accountsOf(db, owner, { lock });
+  if (accounts.length === 0) {
+    await openDemoAccount(db, owner, now);
+    accounts = await accountsOf(db, owner, { lock });
+  }
   const out: PayerAccount[] = [];
   for (const account of accounts) {
     const entries = await ledgerOf(db, owner, account, exceptId);
@@ -55,7 +81,7 @@ export async function payerAccountsOf(
   return out;
 }
 
-function amountOf(record: Record<string, unknown>): string | null {
-  const value = num(at(record, 'paymentInstruction', 'amount', 'instructedAmount'));
+function amountOf(order: PaymentOrder): string | null {
+  const value = order.paymentInstruction?.amount?.instructedAmount;
   return value === undefined ? null : value.toFixed(2);
 }

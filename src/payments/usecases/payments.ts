@@ -1,12 +1,12 @@
-// The payment operations (parse → rules → storage), independent of HTTP details. Each returns the
-// response to send (status + body + headers) so the idempotency layer can store and replay it.
-import type { SqlExecutor } from '../../shared/db/types.js';
-import type { ProblemFieldError } from '../../shared/http/problem.js';
+// The payment orders' write operations (create, update, cancel: rules → storage), independent of HTTP
+// details. Each runs in one transaction, at most once per idempotency key, and returns the response to send
+// (status + body + headers), which the idempotency store keeps for replays.
+import type { Database, SqlExecutor } from '../../shared/db/types.js';
 import { decideCancellation, type CancellationRequest } from '../domain/cancellation.js';
-import { PaymentError } from '../domain/errors.js';
+import { PaymentError, type FieldProblem } from '../domain/errors.js';
 import { diffRecords } from '../domain/history.js';
 import { UPDATABLE } from '../domain/lifecycle.js';
-import { at, hasSchedule, str, type PaymentRecord } from '../domain/record-access.js';
+import { hasSchedule, type PaymentOrder } from '../domain/payment-order.js';
 import {
   initialStatus,
   instructedAmountOf,
@@ -14,23 +14,39 @@ import {
   renderRecord,
   statusAfterUpdate,
 } from '../domain/record-conversion.js';
-import { checkPaymentRules, type RuleContext, type RuleViolation } from '../domain/rules.js';
+import { checkPaymentRules, type RuleContext } from '../domain/rules.js';
 import { remainingInstances, scheduleProgress } from '../domain/schedule.js';
-import type { StoredResponse } from '../storage/idempotency.js';
+import type {
+  IdempotencyRequest,
+  IdempotencyStore,
+  IdempotentOutcome,
+  StoredResponse,
+} from '../storage/idempotency.js';
 import {
   findPayment,
   insertPayment,
   updatePaymentIfVersion,
-  type HistoryEntry,
   type StoredPayment,
 } from '../storage/payments-repo.js';
 import { payerAccountsOf } from './accounts.js';
 import { newPaymentId, newUetr } from './ids.js';
 
+/** Where the payment operations keep their state. */
+export interface PaymentStores {
+  readonly db: Database;
+  readonly idempotency: IdempotencyStore;
+}
+
+/** What every write takes besides its own input: the idempotency claim (none without a key), the clock. */
+interface WriteRequest {
+  readonly claim?: IdempotencyRequest | undefined;
+  readonly now: Date;
+}
+
 export const etagOf = (version: number): string => `"v${version}"`;
 
 /** The stored payment as the API returns it; a schedule shows its remaining instances and next date. */
-export function render(p: StoredPayment, now: Date): PaymentRecord {
+export function render(p: StoredPayment, now: Date): PaymentOrder {
   return renderRecord(
     p.record,
     p.status,
@@ -40,24 +56,8 @@ export function render(p: StoredPayment, now: Date): PaymentRecord {
   );
 }
 
-/** A history entry as getPaymentHistory returns it (fields without a value are left out). */
-export function renderHistoryEntry(e: HistoryEntry): Record<string, unknown> {
-  return {
-    version: e.version,
-    at: e.at,
-    kind: e.kind,
-    actor: e.actor,
-    reason: e.reason,
-    ...(e.toStatus !== undefined ? { fromStatus: e.fromStatus ?? null, toStatus: e.toStatus } : {}),
-    ...(e.changes !== undefined ? { changes: e.changes } : {}),
-    ...(e.changesTruncated ? { changesTruncated: true } : {}),
-    ...(e.cancellation !== undefined ? { cancellation: e.cancellation } : {}),
-    ...(e.description !== undefined ? { description: e.description } : {}),
-  };
-}
-
 /** Throws 422 listing every problem (pointer, code, ISO 20022 reason, message) when there are any. */
-export function refuseViolations(errors: readonly (RuleViolation | ProblemFieldError)[]): void {
+function refuseViolations(errors: readonly FieldProblem[]): void {
   if (errors.length > 0) {
     throw new PaymentError(
       'BUSINESS_RULE_VIOLATION',
@@ -67,25 +67,11 @@ export function refuseViolations(errors: readonly (RuleViolation | ProblemFieldE
   }
 }
 
-/**
- * validatePayment: the record with status and reason filled in by the rules, and every problem listed in
- * `statusReasons` (the per-field status reasons of a pain.002 report); stores nothing.
- */
-export function validateRecord(record: PaymentRecord, context: RuleContext): PaymentRecord {
-  const { now } = context;
-  const errors = checkPaymentRules(record, context);
-  const first = errors[0];
-  return first
-    ? renderRecord(record, 'FAILED', first.reason, errors)
-    : renderRecord(record, initialStatus(record, now), 'ACTC');
-}
-
-export interface CreateInput {
+export interface CreateInput extends WriteRequest {
   readonly owner: string;
-  readonly record: PaymentRecord;
+  readonly order: PaymentOrder;
   readonly usedMechanism?: string | undefined;
   readonly basePath: string;
-  readonly now: Date;
 }
 
 /** The rule context of a signed-in user's request: clock, mechanism and the user's own accounts. */
@@ -98,23 +84,32 @@ export async function userRuleContext(
   return {
     ...rest,
     payerAccounts: await payerAccountsOf(db, owner, {
+      now: request.now,
       ...(exceptId !== undefined ? { exceptId } : {}),
       ...(lock !== undefined ? { lock } : {}),
     }),
   };
 }
 
-export async function createPayment(tx: SqlExecutor, input: CreateInput): Promise<StoredResponse> {
+/** createPayment: the order, checked against every rule and the user's own accounts, stored. */
+export function createPayment(
+  stores: PaymentStores,
+  input: CreateInput,
+): Promise<IdempotentOutcome> {
+  return stores.idempotency.run(input.claim, (tx) => create(tx, input));
+}
+
+async function create(tx: SqlExecutor, input: CreateInput): Promise<StoredResponse> {
   const context = await userRuleContext(tx, input.owner, {
     now: input.now,
     usedMechanism: input.usedMechanism,
     lock: true,
   });
-  refuseViolations(checkPaymentRules(input.record, context));
+  refuseViolations(checkPaymentRules(input.order, context));
   const id = newPaymentId(input.now);
-  const record = prepareRecord(input.record, {
+  const record = prepareRecord(input.order, {
     identification: id,
-    uetr: str(at(input.record, 'paymentInstructionReference', 'uetr'))?.toLowerCase() ?? newUetr(),
+    uetr: input.order.paymentInstructionReference?.uetr?.toLowerCase() ?? newUetr(),
     usedMechanism: input.usedMechanism,
   });
   const amount = instructedAmountOf(record);
@@ -134,6 +129,7 @@ export async function createPayment(tx: SqlExecutor, input: CreateInput): Promis
   };
 }
 
+/** The caller's own payment (another user's looks like none: 404). */
 export async function loadOwned(
   tx: SqlExecutor,
   id: string,
@@ -144,16 +140,26 @@ export async function loadOwned(
   return payment;
 }
 
-export interface UpdateInput {
+export interface UpdateInput extends WriteRequest {
   readonly owner: string;
   readonly id: string;
-  readonly record: PaymentRecord;
+  readonly order: PaymentOrder;
   readonly ifMatch?: string | undefined;
   readonly usedMechanism?: string | undefined;
-  readonly now: Date;
 }
 
-export async function updatePayment(tx: SqlExecutor, input: UpdateInput): Promise<StoredResponse> {
+/**
+ * updatePayment: the whole order replaced (INITIATED, SCHEDULED or SUSPENDED only), checked like a new
+ * one (its payer account too) but without counting itself against the balance.
+ */
+export function updatePayment(
+  stores: PaymentStores,
+  input: UpdateInput,
+): Promise<IdempotentOutcome> {
+  return stores.idempotency.run(input.claim, (tx) => update(tx, input));
+}
+
+async function update(tx: SqlExecutor, input: UpdateInput): Promise<StoredResponse> {
   const current = await loadOwned(tx, input.id, input.owner);
   const expected =
     input.ifMatch === undefined ? current.version : matchVersion(input.ifMatch, current.version);
@@ -165,11 +171,11 @@ export async function updatePayment(tx: SqlExecutor, input: UpdateInput): Promis
       { paymentStatus: current.status },
     );
   }
-  const reference = (key: string) => str(at(input.record, 'paymentInstructionReference', key));
-  const oldUetr = str(at(current.record, 'paymentInstructionReference', 'uetr')) ?? newUetr();
+  const reference = input.order.paymentInstructionReference;
+  const oldUetr = current.record.paymentInstructionReference?.uetr ?? newUetr();
   const immutable = [
-    ['identification', reference('identification'), current.id],
-    ['uetr', reference('uetr')?.toLowerCase(), oldUetr],
+    ['identification', reference?.identification, current.id],
+    ['uetr', reference?.uetr?.toLowerCase(), oldUetr],
   ] as const;
   const changed = immutable
     .filter(([, given, stored]) => given !== undefined && given !== stored)
@@ -184,14 +190,12 @@ export async function updatePayment(tx: SqlExecutor, input: UpdateInput): Promis
     exceptId: current.id,
     lock: true,
   });
-  refuseViolations([...changed, ...checkPaymentRules(input.record, context)]);
+  refuseViolations([...changed, ...checkPaymentRules(input.order, context)]);
 
-  const record = prepareRecord(input.record, {
+  const record = prepareRecord(input.order, {
     identification: current.id,
     uetr: oldUetr,
-    usedMechanism:
-      input.usedMechanism ??
-      str(at(current.record, 'paymentInstructionReference', 'usedMechanism')),
+    usedMechanism: input.usedMechanism ?? current.record.paymentInstructionReference?.usedMechanism,
   });
   const status = statusAfterUpdate(current.status, current.record, record, input.now);
   const amount = instructedAmountOf(record);
@@ -219,10 +223,21 @@ export async function updatePayment(tx: SqlExecutor, input: UpdateInput): Promis
   };
 }
 
-export async function cancelPayment(
-  tx: SqlExecutor,
-  input: { owner: string; id: string; request: CancellationRequest; now: Date },
-): Promise<StoredResponse> {
+export interface CancelInput extends WriteRequest {
+  readonly owner: string;
+  readonly id: string;
+  readonly request: CancellationRequest;
+}
+
+/** cancelPayment: the payment, instances of its schedule or the whole schedule cancelled, or refused. */
+export function cancelPayment(
+  stores: PaymentStores,
+  input: CancelInput,
+): Promise<IdempotentOutcome> {
+  return stores.idempotency.run(input.claim, (tx) => cancel(tx, input));
+}
+
+async function cancel(tx: SqlExecutor, input: CancelInput): Promise<StoredResponse> {
   const current = await loadOwned(tx, input.id, input.owner);
   const decision = decideCancellation(
     {

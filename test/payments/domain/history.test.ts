@@ -8,6 +8,7 @@ import {
   MAX_VALUE_LENGTH,
   REDACTED,
 } from '../../../src/payments/domain/history.js';
+import type { PaymentOrder } from '../../../src/payments/domain/payment-order.js';
 import { scheduleProgress } from '../../../src/payments/domain/schedule.js';
 
 const payment = (amount: number, extra: Record<string, unknown> = {}) => ({
@@ -39,7 +40,7 @@ test('diff: changed, added and removed leaves with JSON pointers; amounts exact 
 
 test('diff: a whole new subtree is listed leaf by leaf; the amount uses each side’s currency', () => {
   const before = payment(10);
-  const after = {
+  const after: PaymentOrder = {
     paymentInstruction: {
       amount: { instructedAmount: 10.5, instructedCurrency: 'KWD' },
       schedule: { frequency: 'MONTHLY', noOfRepetition: 12 },

@@ -8,7 +8,7 @@ import {
   createAssertionSigner,
   type AssertionSigner,
 } from '../../../src/gateway/auth/assertion/sign.js';
-import { BASE, openHarness, samplePayment, type Harness } from '../harness.js';
+import { BASE, openHarness, samplePayment, type Harness, holdSampleAccounts } from '../harness.js';
 
 const GATEWAY = 'http://127.0.0.1:8080';
 const AUDIENCE = 'http://127.0.0.1:8081';
@@ -33,6 +33,7 @@ before(async () => {
       },
     },
   });
+  for (const user of ['carol', 'dave']) await holdSampleAccounts(h.db, user);
 });
 after(async () => {
   await h.close();

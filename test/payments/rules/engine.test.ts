@@ -2,7 +2,14 @@
 // JSON pointer, stable code, ISO 20022 reason code and a message.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { forEachStore, openHarness, send, json, type Harness } from '../harness.js';
+import {
+  forEachStore,
+  openHarness,
+  send,
+  json,
+  type Harness,
+  holdSampleAccounts,
+} from '../harness.js';
 import { sepaCreditTransfer, NOW } from './fixtures.js';
 
 interface Reason {
@@ -29,6 +36,7 @@ forEachStore('rule engine', (kind) => {
   let h: Harness;
   before(async () => {
     h = await openHarness(kind, { now: () => NOW });
+    await holdSampleAccounts(h.db, 'alice');
   });
   after(async () => h.close());
 

@@ -1,5 +1,8 @@
 // Realistic payments for the rule tests: a SEPA credit transfer between German IBANs, a US ACH credit,
-// a domestic Fedwire transfer and a cross-border SWIFT transfer. The clock is pinned to NOW.
+// a domestic Fedwire transfer and a cross-border SWIFT transfer. The clock is pinned to NOW. The payer
+// accounts (harness SAMPLE_PAYER, US_PAYER) are the calling user's once `holdSampleAccounts` recorded them.
+import { SAMPLE_PAYER as EUR_PAYER, US_PAYER as USD_PAYER } from '../harness.js';
+
 export const NOW = new Date('2026-11-25T08:00:00Z');
 
 type Json = Record<string, unknown>;
@@ -32,7 +35,7 @@ export interface SepaOptions {
 export function sepaCreditTransfer(o: SepaOptions = {}): Json {
   return {
     payerReference: party('Max Mustermann', 'DE'),
-    payerAccountReference: account(o.payerIban ?? 'DE89370400440532013000', 'IBAN'),
+    payerAccountReference: account(o.payerIban ?? EUR_PAYER, 'IBAN'),
     payeeReference: party('Erika Musterfrau', o.payeeCountry ?? 'DE'),
     payeeAccountReference: account(o.payeeIban ?? 'DE02120300000000202051'),
     paymentInstruction: {
@@ -52,7 +55,7 @@ export function sepaCreditTransfer(o: SepaOptions = {}): Json {
 export function usAchCredit(o: { payeeRouting?: string; currency?: string } = {}): Json {
   return {
     payerReference: party('Acme Corp', 'US'),
-    payerAccountReference: account('483101090354', 'ACCOUNT_NUMBER'),
+    payerAccountReference: account(USD_PAYER, 'ACCOUNT_NUMBER'),
     payeeReference: party('John Smith', 'US'),
     payeeAccountReference: account('000123456789', 'ACCOUNT_NUMBER'),
     payeeBankReference: bank(
@@ -76,7 +79,7 @@ export function usAchCredit(o: { payeeRouting?: string; currency?: string } = {}
 export function fedwireTransfer(o: { payeeRouting?: string; currency?: string } = {}): Json {
   return {
     payerReference: party('Acme Corp', 'US'),
-    payerAccountReference: account('483101090354', 'ACCOUNT_NUMBER'),
+    payerAccountReference: account(USD_PAYER, 'ACCOUNT_NUMBER'),
     payeeReference: party('Globex LLC', 'US'),
     payeeAccountReference: account('7765432100', 'ACCOUNT_NUMBER'),
     payeeBankReference: bank(
@@ -98,7 +101,7 @@ export function fedwireTransfer(o: { payeeRouting?: string; currency?: string } 
 export function swiftTransfer(o: { payeeBic?: string } = {}): Json {
   return {
     payerReference: party('Max Mustermann', 'DE'),
-    payerAccountReference: account('DE89370400440532013000', 'IBAN'),
+    payerAccountReference: account(EUR_PAYER, 'IBAN'),
     payeeReference: party('Globex LLC', 'US'),
     payeeAccountReference: account('7765432100', 'ACCOUNT_NUMBER'),
     payeeBankReference: bank('JPMorgan Chase Bank', 'US', 'BICFI', o.payeeBic ?? 'CHASUS33'),

@@ -2,7 +2,14 @@
 // removed first) and stored that way; US routing numbers in bank references pass the ABA check digit.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { forEachStore, openHarness, send, json, type Harness } from '../harness.js';
+import {
+  forEachStore,
+  openHarness,
+  send,
+  json,
+  type Harness,
+  holdSampleAccounts,
+} from '../harness.js';
 import { NOW, sepaCreditTransfer, usAchCredit } from './fixtures.js';
 
 type Json = Record<string, unknown>;
@@ -16,6 +23,7 @@ forEachStore('identifier rules', (kind) => {
   let h: Harness;
   before(async () => {
     h = await openHarness(kind, { now: () => NOW });
+    await holdSampleAccounts(h.db, 'alice');
   });
   after(async () => h.close());
 

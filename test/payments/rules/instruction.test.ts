@@ -2,7 +2,14 @@
 // clock (pinned to NOW = 2026-11-25T08:00:00Z).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { forEachStore, openHarness, send, json, type Harness } from '../harness.js';
+import {
+  forEachStore,
+  openHarness,
+  send,
+  json,
+  type Harness,
+  holdSampleAccounts,
+} from '../harness.js';
 import { NOW, sepaCreditTransfer } from './fixtures.js';
 
 type Json = Record<string, unknown>;
@@ -17,6 +24,7 @@ forEachStore('instruction rules', (kind) => {
   let h: Harness;
   before(async () => {
     h = await openHarness(kind, { now: () => NOW });
+    await holdSampleAccounts(h.db, 'alice');
   });
   after(async () => h.close());
   const create = (record: Json) => send(h, 'alice', 'POST', 'payments', record);

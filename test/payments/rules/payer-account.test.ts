@@ -1,5 +1,6 @@
-// The payer account: where the accounts API knows the user (an account was opened), the payer account must
-// be one of the user's own, and an immediate payment beyond the available balance is refused with AM04.
+// The payer account: every user's payer account must be one of the accounts the service knows as theirs (a
+// new user owns just the demo account opened for them), and an immediate payment beyond the available
+// balance is refused with AM04.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { demoIbanFor } from '../../../src/payments/domain/demo-account.js';
@@ -24,7 +25,7 @@ forEachStore('payer account rules', (kind) => {
   const openAccount = async (user: string) =>
     assert.equal((await send(h, user, 'GET', '/accounts/v1/me/balance')).statusCode, 200);
 
-  test("a payment from another person's account is refused (BE01) once the user is known", async () => {
+  test("a payment from another person's account is refused (BE01)", async () => {
     await openAccount('mallory');
     const res = await send(h, 'mallory', 'POST', 'payments', sepaCreditTransfer());
     assert.equal(res.statusCode, 422, res.body);
@@ -128,14 +129,37 @@ forEachStore('payer account rules', (kind) => {
     assert.deepEqual(entries(json(stolen)), [[PAYER, 'PAYER_ACCOUNT_NOT_OWNED', 'BE01']]);
   });
 
-  test('a user the accounts API does not know is not checked (nothing to check against)', async () => {
-    const res = await send(
-      h,
-      'stranger',
-      'POST',
-      'payments',
-      sepaCreditTransfer({ amount: eur(900000) }),
+  test('a user who never called the accounts API owns only their own new account: any other payer is refused (BE01)', async () => {
+    // Nothing opened beforehand: the first payment call opens the user's demo account and checks against it.
+    const arbitrary = sepaCreditTransfer({ amount: eur(99_999_999) });
+    const res = await send(h, 'stranger', 'POST', 'payments', arbitrary);
+    assert.equal(res.statusCode, 422, res.body);
+    assert.deepEqual(entries(json(res)), [[PAYER, 'PAYER_ACCOUNT_NOT_OWNED', 'BE01']]);
+    assert.match(
+      (json(res)['errors'] as Entry[])[0]?.message ?? '',
+      new RegExp(`pay from ${demoIbanFor('stranger')}$`),
     );
-    assert.equal(res.statusCode, 201, res.body);
+    const alices = sepaCreditTransfer({ payerIban: demoIbanFor('alice'), amount: eur(10) });
+    const fromAlice = await send(h, 'newcomer', 'POST', 'payments', alices);
+    assert.deepEqual(entries(json(fromAlice)), [[PAYER, 'PAYER_ACCOUNT_NOT_OWNED', 'BE01']]);
+    const validated = json(await send(h, 'newcomer2', 'POST', 'payments/validate', alices))[
+      'paymentInstructionReference'
+    ] as Json;
+    assert.deepEqual([validated['status'], validated['reason']], ['FAILED', 'BE01']);
+    const list = json(await send(h, 'stranger', 'GET', 'payments'));
+    assert.deepEqual(list['items'], [], 'nothing was stored');
+  });
+
+  test("a new user's own account pays within its balance: EUR 900,000 is refused (AM04), EUR 100 accepted", async () => {
+    const own = demoIbanFor('first-timer');
+    const tooMuch = sepaCreditTransfer({ payerIban: own, amount: eur(900000) });
+    const refused = await send(h, 'first-timer', 'POST', 'payments', tooMuch);
+    assert.deepEqual(entries(json(refused)), [[AMOUNT, 'INSUFFICIENT_FUNDS', 'AM04']]);
+    const ok = sepaCreditTransfer({ payerIban: own, amount: eur(100) });
+    const accepted = await send(h, 'first-timer', 'POST', 'payments', ok);
+    assert.equal(accepted.statusCode, 201, accepted.body);
+    const balance = json(await send(h, 'first-timer', 'GET', '/accounts/v1/me/balance'));
+    const item = (balance['items'] as Json[])[0] ?? {};
+    assert.deepEqual([item['accountId'], item['availableBalance']], [own, 4900]);
   });
 });

@@ -2,7 +2,15 @@
 // bank's routing number; a payment from an account to itself is refused. Realistic payments from fixtures.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { forEachStore, openHarness, send, json, type Harness } from '../harness.js';
+import {
+  forEachStore,
+  holdAccount,
+  openHarness,
+  send,
+  json,
+  type Harness,
+  holdSampleAccounts,
+} from '../harness.js';
 import {
   NOW,
   fedwireTransfer,
@@ -22,6 +30,7 @@ forEachStore('scheme rules', (kind) => {
   let h: Harness;
   before(async () => {
     h = await openHarness(kind, { now: () => NOW });
+    await holdSampleAccounts(h.db, 'alice');
   });
   after(async () => h.close());
   const create = (record: Json, headers: Record<string, string> = {}) =>
@@ -55,6 +64,7 @@ forEachStore('scheme rules', (kind) => {
       ['/payeeAccountReference/paymentInstructionAccount/accountId', 'SCHEME_ACCOUNT', 'AC01'],
     ]);
     const local = sepaCreditTransfer();
+    await holdAccount(h.db, 'alice', '0532013000');
     local['payerAccountReference'] = {
       paymentInstructionAccount: { accountId: '0532013000', numberType: 'BBAN' },
     };

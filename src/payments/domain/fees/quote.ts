@@ -3,11 +3,11 @@
 // problems (unknown currency, too many decimals, bad IBAN, unknown mechanism …) throw PaymentError 422.
 import { electronicFormatIBAN, extractIBAN } from 'ibantools';
 import type { FeesConfig } from '../../../config/payments-fees.js';
-import type { ProblemFieldError } from '../../../shared/http/problem.js';
 import { minorUnit } from '../currencies.js';
-import { PaymentError } from '../errors.js';
-import { at, obj, str, num, type JsonObject } from '../record-access.js';
-import { checkFieldRules } from '../rules.js';
+import { PaymentError, type FieldProblem } from '../errors.js';
+import type { FeeQuery, PaymentOrder } from '../payment-order.js';
+import { evaluate } from '../rules/rule.js';
+import { FIELD_RULES } from '../rules/table.js';
 import { formatZoned } from './calendar.js';
 import { quoteDates } from './dates.js';
 import { channelOfMechanism, defaultChannel, KNOWN_MECHANISMS } from './mechanism.js';
@@ -40,52 +40,51 @@ export interface QuoteOptions {
 
 const OFFSET = /(Z|[+-]\d{2}:?\d{2})$/i;
 
-/** Field problems of a fee query, reusing the payment record's rules on the shared parts. */
-function problems(record: JsonObject, options: QuoteOptions): ProblemFieldError[] {
-  const pseudo: JsonObject = {
-    payerReference: record['payerReference'],
-    payeeReference: record['payeeReference'],
-    payerBankReference: record['payerBankReference'],
-    payeeBankReference: record['payeeBankReference'],
-    payerAccountReference: record['payerAccountReference'],
-    payeeAccountReference: record['payeeAccountReference'],
-    paymentInstruction: { amount: record['amount'], appliedFee: record['appliedFee'] },
+/** Field problems of a fee query, applying the payment order's field rules to the shared parts. */
+function problems(query: FeeQuery, options: QuoteOptions): FieldProblem[] {
+  const order: PaymentOrder = {
+    payerReference: query.payerReference,
+    payeeReference: query.payeeReference,
+    payerBankReference: query.payerBankReference,
+    payeeBankReference: query.payeeBankReference,
+    payerAccountReference: query.payerAccountReference,
+    payeeAccountReference: query.payeeAccountReference,
+    paymentInstruction: { amount: query.amount, appliedFee: query.appliedFee },
   };
-  // The record rule asks a payment for its own exchange rate; a quote takes it from the rate source.
-  const fieldErrors = checkFieldRules(pseudo).filter((e) => e.code !== 'EXCHANGE_RATE_REQUIRED');
-  const errors: ProblemFieldError[] = fieldErrors.map((e) => ({
+  // The order rule asks a payment for its own exchange rate; a quote takes it from the rate source.
+  const fieldErrors = evaluate(FIELD_RULES, order, { now: options.now }).filter(
+    (e) => e.code !== 'EXCHANGE_RATE_REQUIRED',
+  );
+  const errors: FieldProblem[] = fieldErrors.map((e) => ({
     pointer: e.pointer.replace(/^\/paymentInstruction/, ''),
     code: e.code,
     message: e.message,
   }));
-  if (num(at(record, 'amount', 'instructedAmount')) === undefined) {
+  if (query.amount?.instructedAmount === undefined) {
     errors.push({
       pointer: '/amount/instructedAmount',
       code: 'REQUIRED',
       message: 'the amount to quote is required',
     });
   }
-  if (str(at(record, 'amount', 'instructedCurrency')) === undefined) {
+  if (query.amount?.instructedCurrency === undefined) {
     errors.push({
       pointer: '/amount/instructedCurrency',
       code: 'REQUIRED',
       message: 'the currency of the amount is required',
     });
   }
-  const dates = record['dates'];
-  if (Array.isArray(dates)) {
-    dates.forEach((d, i) => {
-      const v = str(at(d, 'dateTime'));
-      if (v !== undefined && !OFFSET.test(v)) {
-        errors.push({
-          pointer: `/dates/${i}/dateTime`,
-          code: 'DATE_TIME_WITHOUT_OFFSET',
-          message: 'date-times must carry a time-zone offset (Z or ±hh:mm)',
-        });
-      }
-    });
-  }
-  const bodyMechanism = str(record['usedMechanism']);
+  (query.dates ?? []).forEach((d, i) => {
+    const v = d.dateTime;
+    if (v !== undefined && !OFFSET.test(v)) {
+      errors.push({
+        pointer: `/dates/${i}/dateTime`,
+        code: 'DATE_TIME_WITHOUT_OFFSET',
+        message: 'date-times must carry a time-zone offset (Z or ±hh:mm)',
+      });
+    }
+  });
+  const bodyMechanism = query.usedMechanism;
   if (bodyMechanism !== undefined && !channelOfMechanism(bodyMechanism)) {
     errors.push({
       pointer: '/usedMechanism',
@@ -112,18 +111,20 @@ interface BankSide {
 }
 
 /** Country and identity of a bank: its address, its BIC, or the IBAN of the account it holds. */
-function bankSide(record: JsonObject, bankRef: string, accountRef: string): BankSide {
-  const party = at(record, bankRef, 'involvedParty');
-  const org = obj(at(party, 'organisationIdentification'));
-  const bic = org?.['type'] === 'BICFI' ? str(org['identificationNo'])?.toUpperCase() : undefined;
-  const accountId = str(at(record, accountRef, 'paymentInstructionAccount', 'accountId'));
+function bankSide(
+  query: FeeQuery,
+  bankRef: 'payerBankReference' | 'payeeBankReference',
+  accountRef: 'payerAccountReference' | 'payeeAccountReference',
+): BankSide {
+  const party = query[bankRef]?.involvedParty;
+  const org = party?.organisationIdentification;
+  const bic = org?.type === 'BICFI' ? org.identificationNo?.toUpperCase() : undefined;
+  const accountId = query[accountRef]?.paymentInstructionAccount?.accountId;
   const iban = accountId ? extractIBAN(electronicFormatIBAN(accountId) ?? accountId) : undefined;
   const ibanOk = iban?.valid === true;
   return {
     country:
-      str(at(party, 'address', 'country')) ??
-      bic?.slice(4, 6) ??
-      (ibanOk ? iban?.countryCode : undefined),
+      party?.address?.country ?? bic?.slice(4, 6) ?? (ibanOk ? iban?.countryCode : undefined),
     bank: bic
       ? bic.slice(0, 8)
       : ibanOk
@@ -141,8 +142,8 @@ function tierFor(fees: FeesSettings, userId: string | undefined): PricingTier | 
     : undefined;
 }
 
-export function quoteFees(record: JsonObject, options: QuoteOptions): JsonObject {
-  const errors = problems(record, options);
+export function quoteFees(query: FeeQuery, options: QuoteOptions): FeeQuery {
+  const errors = problems(query, options);
   if (errors.length > 0) {
     throw new PaymentError(
       'BUSINESS_RULE_VIOLATION',
@@ -151,23 +152,24 @@ export function quoteFees(record: JsonObject, options: QuoteOptions): JsonObject
     );
   }
   const { fees } = options;
-  const currency = str(at(record, 'amount', 'instructedCurrency')) as string;
+  const amount = query.amount ?? {};
+  // problems() refused a query without amount and currency.
+  const currency = amount.instructedCurrency ?? '';
   const mu = minorUnit(currency) ?? 2;
-  const amountMinor =
-    toMinorExact(num(at(record, 'amount', 'instructedAmount')) as number, mu) ?? 0n;
-  const transferCurrency = str(at(record, 'amount', 'transferCurrency'));
+  const amountMinor = toMinorExact(amount.instructedAmount ?? 0, mu) ?? 0n;
+  const transferCurrency = amount.transferCurrency;
   const conversion =
     transferCurrency !== undefined && transferCurrency !== currency
       ? convertOrFail(options, fees, currency, transferCurrency, amountMinor, mu)
       : undefined;
   const railCurrency = transferCurrency ?? currency;
-  const payer = bankSide(record, 'payerBankReference', 'payerAccountReference');
-  const payee = bankSide(record, 'payeeBankReference', 'payeeAccountReference');
+  const payer = bankSide(query, 'payerBankReference', 'payerAccountReference');
+  const payee = bankSide(query, 'payeeBankReference', 'payeeAccountReference');
   const scope: Scope =
     payer.country && payee.country && payer.country !== payee.country ? 'CROSS_BORDER' : 'DOMESTIC';
-  const chargeBearer = (str(record['chargeBearer']) ?? 'SHAR') as ChargeBearer;
-  const priority = (str(record['priority']) ?? 'NORM') as Priority;
-  const mechanism = str(record['usedMechanism']) ?? options.mechanismHeader;
+  const chargeBearer: ChargeBearer = query.chargeBearer ?? 'SHAR';
+  const priority: Priority = query.priority ?? 'NORM';
+  const mechanism = query.usedMechanism ?? options.mechanismHeader;
   const channel =
     (mechanism ? channelOfMechanism(mechanism) : undefined) ??
     defaultChannel(payer.bank !== undefined && payer.bank === payee.bank, scope, priority);
@@ -184,10 +186,9 @@ export function quoteFees(record: JsonObject, options: QuoteOptions): JsonObject
   };
   const lines = computeFeeLines(fees.rules, input);
 
-  const requestedEntry = Array.isArray(record['dates'])
-    ? (record['dates'] as unknown[]).find((d) => at(d, 'dateType') === 'REQUESTED_EXECUTION_DATE')
-    : undefined;
-  const requestedText = str(at(requestedEntry, 'dateTime'));
+  const requestedText = query.dates?.find(
+    (d) => d.dateType === 'REQUESTED_EXECUTION_DATE',
+  )?.dateTime;
   const requested = requestedText ? new Date(requestedText) : options.now;
   const effective = requested.getTime() < options.now.getTime() ? options.now : requested;
   const clock = railClock(
@@ -210,7 +211,7 @@ export function quoteFees(record: JsonObject, options: QuoteOptions): JsonObject
       lines.filter((l) => l.bornBy === side).reduce((a, l) => a + l.minor, 0n),
       mu,
     );
-  const custom = obj(record['customFields']) ?? {};
+  const custom = query.customFields ?? {};
   const summary = {
     clearingChannel: channel,
     rail: clock.rail,
@@ -226,9 +227,8 @@ export function quoteFees(record: JsonObject, options: QuoteOptions): JsonObject
     lines: explainFees(lines, fees.rules, input),
     ...(conversion ? { exchange: describeConversion(conversion) } : {}),
   };
-  const amount = obj(record['amount']) ?? {};
   return {
-    ...record,
+    ...query,
     ...(conversion
       ? {
           amount: {
@@ -284,7 +284,23 @@ function convertOrFail(
   return conversion;
 }
 
-function describeConversion(c: Conversion): JsonObject {
+/** How the amount was converted, as the quote's summary shows it. */
+interface ConversionSummary {
+  readonly from: string;
+  readonly to: string;
+  readonly pair: string;
+  readonly inverted: boolean;
+  readonly midRate: number;
+  readonly marginBasisPoints: number;
+  readonly rate: number;
+  readonly convertedAmount: number;
+  readonly amountAtMid: number;
+  readonly marginAmount: number;
+  readonly source: string;
+  readonly asOf?: string;
+}
+
+function describeConversion(c: Conversion): ConversionSummary {
   const mu = minorUnit(c.to) ?? 2;
   return {
     from: c.from,

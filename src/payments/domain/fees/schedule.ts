@@ -1,6 +1,7 @@
 // The fee engine: which configured rules apply to a payment, what each costs in the currency's minor
 // unit, and who bears it under the charge-bearer code. Pure: no I/O, no clock.
 import type { FeeRuleConfig } from '../../../config/payments-fees.js';
+import type { ChargeBearer, Priority } from '../payment-order.js';
 import { fromMinor, mulDivHalfUp, percentUnits, PERCENT_SCALE, toMinorRounded } from './money.js';
 
 export type DeepReadonly<T> = T extends (infer U)[]
@@ -11,8 +12,7 @@ export type DeepReadonly<T> = T extends (infer U)[]
 export type FeeRule = DeepReadonly<FeeRuleConfig>;
 
 export type Channel = 'RTGS' | 'RTNS' | 'MPNS' | 'BOOK';
-export type Priority = 'NORM' | 'HIGH';
-export type ChargeBearer = 'DEBT' | 'CRED' | 'SHAR' | 'SLEV';
+export type { ChargeBearer, Priority } from '../payment-order.js';
 export type Scope = 'DOMESTIC' | 'CROSS_BORDER';
 
 export interface PricingTier {
@@ -200,6 +200,31 @@ export function toAppliedFees(lines: readonly FeeLine[], input: FeeInput): Appli
   }));
 }
 
+/** Why one fee costs what it costs (amounts in the unit of the currency). */
+export interface FeeExplanation {
+  readonly type: string;
+  readonly amount: number;
+  readonly currency: string;
+  /** The configured rule's id and description. */
+  readonly rule: string;
+  readonly description?: string;
+  readonly method: FeeMethod;
+  readonly flat?: number;
+  readonly percent?: number;
+  readonly percentAmount?: number;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly minimumApplied: boolean;
+  readonly maximumApplied: boolean;
+  /** The amount band of a tiered rule. */
+  readonly band?: { readonly from?: number; readonly below?: number };
+  readonly tiered: boolean;
+  readonly surcharge: boolean;
+  readonly chargedBy: FeeLine['chargedBy'];
+  readonly listPrice: number;
+  readonly pricing?: FeeLine['pricing'];
+}
+
 /**
  * Why each fee costs what it costs, in the order of `appliedFee`: the rule (configuration id and
  * description), the method, the parts, whether the minimum or maximum applied, the amount band of a
@@ -209,7 +234,7 @@ export function explainFees(
   lines: readonly FeeLine[],
   rules: readonly FeeRule[],
   input: FeeInput,
-): Record<string, unknown>[] {
+): FeeExplanation[] {
   const mu = input.minorUnit;
   const money = (minor: bigint) => fromMinor(minor, mu);
   return lines.map((l) => {

@@ -1,7 +1,7 @@
 // What kind of identifier a field holds (pure): IBANs in their electronic form, US routing numbers in
 // bank references. Shared by the rules and by the normalisation of stored records.
 import { electronicFormatIBAN } from 'ibantools';
-import { at, str } from '../record-access.js';
+import type { InvolvedParty } from '../payment-order.js';
 
 const IBAN_SHAPE = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
 
@@ -20,10 +20,10 @@ export function isIbanAccount(accountId: string, numberType: string | undefined)
  * Whether a party's organisation identification is a US routing number (ABA): a clearing system member
  * identification of a bank in the US, or of a bank without address country when it has 9 digits.
  */
-export function isUsRoutingNumber(party: unknown): boolean {
-  if (at(party, 'organisationIdentification', 'type') !== 'CLEARING_IDENTIFICATION_NUMBER')
-    return false;
-  const country = str(at(party, 'address', 'country'));
-  const id = str(at(party, 'organisationIdentification', 'identificationNo')) ?? '';
+export function isUsRoutingNumber(party: InvolvedParty | undefined): boolean {
+  const organisation = party?.organisationIdentification;
+  if (organisation?.type !== 'CLEARING_IDENTIFICATION_NUMBER') return false;
+  const country = party?.address?.country;
+  const id = organisation.identificationNo ?? '';
   return country === 'US' || (country === undefined && /^\d{9}$/.test(id));
 }

@@ -1,0 +1,58 @@
+// Status changes from the clearing side (the operator endpoint), independent of HTTP details: only the
+// lifecycle table's transitions, each recorded in the payment's history in the transaction of the change.
+import type { Database } from '../../shared/db/types.js';
+import { PaymentError } from '../domain/errors.js';
+import { canTransition, TRANSITIONS, type PaymentStatus } from '../domain/lifecycle.js';
+import {
+  findPayment,
+  statusHistory,
+  updatePaymentIfVersion,
+  type StatusChange,
+  type StoredPayment,
+} from '../storage/payments-repo.js';
+
+export interface StatusChangeRequest {
+  readonly id: string;
+  readonly to: PaymentStatus;
+  readonly reason: string | null;
+  readonly description?: string | undefined;
+  /** `operator:…<last 4 of the token>`. */
+  readonly actor: string;
+  readonly now: Date;
+}
+
+/** Moves any user's payment to `to` when the lifecycle allows it; the payment and its status changes. */
+export function changePaymentStatus(
+  db: Database,
+  request: StatusChangeRequest,
+): Promise<{ updated: StoredPayment; history: StatusChange[] }> {
+  const { id, to, reason, description, actor, now } = request;
+  return db.transaction(async (tx) => {
+    const current = await findPayment(tx, id);
+    if (!current) throw new PaymentError('PAYMENT_NOT_FOUND', `No payment ${id} was found.`);
+    if (!canTransition(current.status, to)) {
+      throw new PaymentError(
+        'INVALID_STATE',
+        `${current.status} → ${to} is not an allowed transition (allowed: ${TRANSITIONS[current.status].join(', ') || 'none'}).`,
+        undefined,
+        { paymentStatus: current.status },
+      );
+    }
+    const updated = await updatePaymentIfVersion(tx, current, current.version, {
+      status: to,
+      reason,
+      at: now.toISOString(),
+      history: {
+        kind: 'STATUS_CHANGED',
+        actor,
+        reason,
+        fromStatus: current.status,
+        toStatus: to,
+        ...(description !== undefined ? { description } : {}),
+      },
+    });
+    if (!updated)
+      throw new PaymentError('CONCURRENT_UPDATE', 'The payment changed meanwhile; retry.');
+    return { updated, history: await statusHistory(tx, current.id) };
+  });
+}
