@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../shared/db/types.js';
-import { problemType, sendProblem, type ProblemFieldError } from '../../shared/http/problem.js';
+import { problem, sendProblem, type ProblemFieldError } from '../../shared/http/problem.js';
 import { PaymentError, type FieldProblem } from '../domain/errors.js';
 import type { Identity, IdentityResolver } from '../identity/types.js';
 import type { operations } from '../openapi/payment-order.generated.js';
@@ -22,28 +22,12 @@ export interface PaymentsContext {
   readonly now: () => Date;
 }
 
-const TITLES: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  404: 'Not Found',
-  409: 'Conflict',
-  412: 'Precondition Failed',
-  422: 'Unprocessable Content',
-};
-
 export function sendPaymentError(reply: FastifyReply, error: PaymentError): FastifyReply {
   if (error.status === 401) reply.header('WWW-Authenticate', 'Bearer');
   if (error.code === 'IDEMPOTENCY_IN_PROGRESS') reply.header('Retry-After', '1');
   return sendProblem(reply, {
-    ...(error.extensions ?? {}),
-    type: problemType(error.code),
-    title: TITLES[error.status] ?? 'Error',
-    status: error.status,
-    code: error.code,
-    detail: error.message,
-    ...(error.errors && error.errors.length > 0
-      ? { errors: error.errors.map(toProblemField) }
-      : {}),
+    ...problem(error.status, error.code, error.message, error.errors?.map(toProblemField)),
+    ...error.extensions,
   });
 }
 

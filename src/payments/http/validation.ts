@@ -14,10 +14,11 @@
 // "" for the whole body, "/header/Timestamp", "/query/limit", "/path/externalReferenceNo".
 // Query and path values are coerced to the declared types (a query `limit=5` becomes 5 in `query`).
 // `validator.has(operationId)` tells whether the document declares the operation.
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import type { FastifyReply } from 'fastify';
 import { createAjv, type AjvCore } from '../../shared/json-schema/ajv.js';
-import { problemType, sendProblem, type ProblemFieldError } from '../../shared/http/problem.js';
+import { problem, sendProblem, type ProblemFieldError } from '../../shared/http/problem.js';
+import { fieldProblems } from '../../shared/json-schema/field-problems.js';
 
 export interface RequestParts {
   readonly body?: unknown;
@@ -85,7 +86,7 @@ export function createOperationValidator(document: Json): OperationValidator {
           if (value !== undefined) subject[name] = Array.isArray(value) ? value[0] : value;
         }
         if (!group.check(subject)) {
-          errors.push(...toFieldErrors(group.check.errors ?? [], `/${group.location}`));
+          errors.push(...toFieldErrors(group.check.errors, `/${group.location}`));
         }
         if (group.location !== 'header' && source !== subject) {
           for (const [key, name] of group.names) {
@@ -103,10 +104,10 @@ export function createOperationValidator(document: Json): OperationValidator {
             });
           }
         } else if (!op.body(request.body)) {
-          errors.push(...toFieldErrors(op.body.errors ?? [], ''));
+          errors.push(...toFieldErrors(op.body.errors, ''));
         }
       }
-      return dedupe(errors);
+      return errors;
     },
   };
 }
@@ -116,14 +117,15 @@ export function sendValidationProblem(
   reply: FastifyReply,
   errors: readonly ProblemFieldError[],
 ): FastifyReply {
-  return sendProblem(reply, {
-    type: problemType('VALIDATION_FAILED'),
-    title: 'Bad Request',
-    status: 400,
-    code: 'VALIDATION_FAILED',
-    detail: `The request has ${errors.length} invalid field${errors.length === 1 ? '' : 's'}.`,
-    errors,
-  });
+  return sendProblem(
+    reply,
+    problem(
+      400,
+      'VALIDATION_FAILED',
+      `The request has ${errors.length} invalid field${errors.length === 1 ? '' : 's'}.`,
+      errors,
+    ),
+  );
 }
 
 function newAjv(coerce: boolean): AjvCore {
@@ -169,84 +171,15 @@ function sourceFor(location: Location, request: RequestParts): Record<string, un
   return (asRecord(raw) ?? {}) as Record<string, unknown>;
 }
 
-const CODES: Record<string, string> = {
-  required: 'REQUIRED',
-  additionalProperties: 'UNKNOWN_FIELD',
-  type: 'INVALID_TYPE',
-  enum: 'INVALID_ENUM',
-  const: 'INVALID_ENUM',
-  format: 'INVALID_FORMAT',
-  pattern: 'INVALID_FORMAT',
-  minLength: 'TOO_SHORT',
-  maxLength: 'TOO_LONG',
-  minimum: 'OUT_OF_RANGE',
-  maximum: 'OUT_OF_RANGE',
-  exclusiveMinimum: 'OUT_OF_RANGE',
-  exclusiveMaximum: 'OUT_OF_RANGE',
-  multipleOf: 'OUT_OF_RANGE',
-  minItems: 'TOO_FEW_ITEMS',
-  maxItems: 'TOO_MANY_ITEMS',
-  uniqueItems: 'DUPLICATE_ITEMS',
-  minProperties: 'TOO_FEW_ITEMS',
-  maxProperties: 'TOO_MANY_ITEMS',
-  propertyNames: 'INVALID_FIELD_NAME',
-  not: 'CONFLICTING_FIELDS',
-};
-const SILENT = new Set(['anyOf', 'oneOf', 'allOf', 'if', 'then', 'else', '$ref']);
-
-function toFieldErrors(errors: readonly ErrorObject[], prefix: string): ProblemFieldError[] {
-  const out: ProblemFieldError[] = [];
-  for (const e of errors) {
-    if (SILENT.has(e.keyword)) continue;
-    let pointer = prefix + e.instancePath;
-    const params = e.params as Record<string, unknown>;
-    if (e.keyword === 'required' && typeof params['missingProperty'] === 'string') {
-      pointer += `/${escapePointer(params['missingProperty'])}`;
-    } else if (
-      e.keyword === 'additionalProperties' &&
-      typeof params['additionalProperty'] === 'string'
-    ) {
-      pointer += `/${escapePointer(params['additionalProperty'])}`;
-    } else if (e.keyword === 'propertyNames' && typeof params['propertyName'] === 'string') {
-      pointer += `/${escapePointer(params['propertyName'])}`;
-    }
-    out.push({ pointer, code: CODES[e.keyword] ?? 'INVALID', message: messageFor(e) });
-  }
-  return out;
-}
-
-function messageFor(e: ErrorObject): string {
-  const params = e.params as Record<string, unknown>;
-  switch (e.keyword) {
-    case 'required':
-      return `is required`;
-    case 'additionalProperties':
-      return `is not a known field`;
-    case 'enum': {
-      const allowed = Array.isArray(params['allowedValues']) ? params['allowedValues'] : [];
-      const list =
-        allowed.length > 12 ? `${allowed.slice(0, 12).join(', ')}, …` : allowed.join(', ');
-      return `must be one of: ${list}`;
-    }
-    case 'not':
-      return 'contains fields that must not be given together';
-    default:
-      return e.message ?? 'is invalid';
-  }
-}
-
-function dedupe(errors: readonly ProblemFieldError[]): ProblemFieldError[] {
-  const seen = new Set<string>();
-  return errors.filter((e) => {
-    const key = `${e.pointer}\u0000${e.code}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
-function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+/**
+ * The shared translation of Ajv's errors (src/shared/json-schema), showing a union's branches: the
+ * document's alternatives are whole shapes, and the branch errors say which field is wrong. Pointers only
+ * (the payment API names fields by JSON pointer).
+ */
+function toFieldErrors(errors: ValidateFunction['errors'], base: string): ProblemFieldError[] {
+  return fieldProblems(errors ?? [], { base, unions: 'branches' }).map(
+    ({ pointer, code, message }) => ({ pointer, code, message }),
+  );
 }
 
 /** Rewrites `#/components/schemas/X` to absolute `${base}#/$defs/X` everywhere. */

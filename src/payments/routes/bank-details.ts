@@ -3,7 +3,7 @@
 // Register with `app.register(bankDetailsRoutes, { ctx, store, bankLookup: config.payments.bankLookup, prefix })`.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { problemType, sendProblem } from '../../shared/http/problem.js';
+import { problem, sendProblem } from '../../shared/http/problem.js';
 import { lookupBank, type BankLookupRequest } from '../directory/lookup.js';
 import type { DirectoryStore } from '../directory/store.js';
 import { PaymentError } from '../domain/errors.js';
@@ -30,13 +30,7 @@ export function apiKeyMatcher(keys: readonly string[]): (candidate: string) => b
 
 function unauthorized(reply: FastifyReply, code: string, detail: string): FastifyReply {
   reply.header('WWW-Authenticate', 'ApiKey header="api-key"');
-  return sendProblem(reply, {
-    type: problemType(code),
-    title: 'Unauthorized',
-    status: 401,
-    code,
-    detail,
-  });
+  return sendProblem(reply, problem(401, code, detail));
 }
 
 export async function bankDetailsRoutes(
@@ -63,23 +57,15 @@ export async function bankDetailsRoutes(
       nameThreshold: opts.bankLookup.nameMatchThreshold,
     });
     if (outcome.kind === 'malformed') {
-      return sendProblem(reply, {
-        type: problemType('IDENTIFICATION_INVALID'),
-        title: 'Bad Request',
-        status: 400,
-        code: 'IDENTIFICATION_INVALID',
-        detail: outcome.reason,
-        errors: [{ pointer: outcome.pointer, code: outcome.code, message: outcome.reason }],
-      });
+      return sendProblem(
+        reply,
+        problem(400, 'IDENTIFICATION_INVALID', outcome.reason, [
+          { pointer: outcome.pointer, code: outcome.code, message: outcome.reason },
+        ]),
+      );
     }
     if (outcome.kind === 'not-found') {
-      return sendProblem(reply, {
-        type: problemType('BANK_NOT_FOUND'),
-        title: 'Not Found',
-        status: 404,
-        code: 'BANK_NOT_FOUND',
-        detail: outcome.reason,
-      });
+      return sendProblem(reply, problem(404, 'BANK_NOT_FOUND', outcome.reason));
     }
     return reply.code(200).send(outcome.details);
   });

@@ -8,6 +8,8 @@ export interface ProblemFieldError {
   /** JSON pointer (RFC 6901) to the offending field, "" for the whole body, or "/header/Name". */
   readonly pointer: string;
   readonly code: string;
+  /** The ISO 20022 status reason a payment rule gives for the problem (payment service). */
+  readonly reason?: string;
   readonly message: string;
   /** The same place as a dotted path (`owner.email`), where a service names fields so (admin API). */
   readonly field?: string;
@@ -33,7 +35,7 @@ export function problemType(code: string): string {
 
 /**
  * The problem document for a status and a documented code: `errors` only when there are field problems
- * (each rendered as `{ field?, pointer, code, message }`).
+ * (each rendered as `{ field?, pointer, code, reason?, message }`).
  */
 export function problem(
   status: number,
@@ -50,10 +52,11 @@ export function problem(
     ...(errors.length === 0
       ? {}
       : {
-          errors: errors.map(({ field, pointer, code: fieldCode, message }) => ({
+          errors: errors.map(({ field, pointer, code: fieldCode, reason, message }) => ({
             ...(field === undefined ? {} : { field }),
             pointer,
             code: fieldCode,
+            ...(reason === undefined ? {} : { reason }),
             message,
           })),
         }),

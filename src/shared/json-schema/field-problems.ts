@@ -1,6 +1,7 @@
 // The one translation of Ajv's errors into field problems: where (an RFC 6901 pointer, and the same path
-// dotted as a client spells it), a stable code and a message a person can act on. A union reports one error
-// per branch; its own summary ("must be one of …") says it better, so the branches are dropped.
+// dotted as a client spells it), a stable code and a message a person can act on. Combinators say nothing
+// of their own (`if`, `allOf`, `$ref`): the errors of their parts do. A union (`anyOf`, `oneOf`) reports one
+// error per branch and a summary; which of the two a caller shows is its choice (`unions`).
 import type { ErrorObject } from 'ajv';
 
 export interface FieldProblem {
@@ -39,15 +40,33 @@ const CODES: Readonly<Record<string, string>> = {
   not: 'CONFLICTING_FIELDS',
 };
 
-/**
- * Field problems of a failed validation, one per field and kind, in Ajv's order. `base` is the pointer
- * of the validated value inside what the client sent (`/settings` when only the settings were checked).
- */
-export function fieldProblems(errors: readonly ErrorObject[], base = ''): FieldProblem[] {
+export interface FieldProblemOptions {
+  /** The pointer of the validated value inside what the client sent (`/settings`, `/query`). */
+  readonly base?: string;
+  /**
+   * `summary` (default): a union's own error ("must be one of …"), for small schemas whose alternatives
+   * are forms of one value. `branches`: the errors inside its branches, for documents whose alternatives
+   * are whole shapes (the payment order), where the summary would hide which field is wrong.
+   */
+  readonly unions?: 'summary' | 'branches';
+}
+
+/** Keywords whose error only says that a part failed; the part's own errors say what. */
+const SILENT: ReadonlySet<string> = new Set(['if', 'then', 'else', 'allOf', '$ref']);
+const UNION_SUMMARY: ReadonlySet<string> = new Set(['anyOf', 'oneOf']);
+const UNION_BRANCH = /\/(anyOf|oneOf)\/\d+\//;
+
+/** Field problems of a failed validation, one per field and kind, in Ajv's order. */
+export function fieldProblems(
+  errors: readonly ErrorObject[],
+  options: FieldProblemOptions = {},
+): FieldProblem[] {
+  const base = options.base ?? '';
+  const branches = options.unions === 'branches';
   const out = new Map<string, FieldProblem>();
   for (const error of errors) {
-    // The branches of a union: its summary error follows.
-    if (/\/(anyOf|oneOf)\/\d+\//.test(error.schemaPath)) continue;
+    if (SILENT.has(error.keyword)) continue;
+    if (branches ? UNION_SUMMARY.has(error.keyword) : UNION_BRANCH.test(error.schemaPath)) continue;
     const segments = [...pointerSegments(base), ...pointerSegments(error.instancePath)];
     const named = namedProperty(error);
     if (named !== undefined) segments.push(named);
