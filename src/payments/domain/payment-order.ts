@@ -3,27 +3,10 @@
 // the route checked against that document's schema (or that the service stored after such a check), so
 // every field it names has its declared type when present, and the domain reads typed fields.
 import type {
-  AccountReference,
-  Amount,
-  AppliedFee,
-  CancellationRequest,
-  ChargeBearer,
-  FeeDate,
   FeeQueryRecord,
-  InvolvedParty,
-  PaymentInstruction,
-  PaymentInstructionAccount,
-  PaymentInstructionReference,
   PaymentRecord,
-  Priority,
   Schedule,
-  StatusReason,
 } from '../openapi/payment-order.generated.js';
-
-/** A payment order: the body of create, update and validate, and the record stored and returned. */
-export type PaymentOrder = PaymentRecord;
-/** A prospective payment to quote (fetchPaymentFees' body and answer). */
-export type FeeQuery = FeeQueryRecord;
 
 export type {
   AccountReference,
@@ -39,7 +22,12 @@ export type {
   Priority,
   Schedule,
   StatusReason,
-};
+} from '../openapi/payment-order.generated.js';
+
+/** A payment order: the body of create, update and validate, and the record stored and returned. */
+export type PaymentOrder = PaymentRecord;
+/** A prospective payment to quote (fetchPaymentFees' body and answer). */
+export type FeeQuery = FeeQueryRecord;
 
 /** The order's schedule, when it carries a recurrence. */
 export function scheduleOf(order: PaymentOrder): Schedule | undefined {
