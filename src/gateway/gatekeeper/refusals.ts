@@ -60,7 +60,7 @@ export function keyRefusal(refusal: KeyRefusal): GatewayError {
         'RATE_LIMITED',
         'Too many failed subscription key attempts from this address; try again later.',
         data,
-        { 'Retry-After': String(refusal.retryAfterSeconds) },
+        { 'Retry-After': String(retryAfterSeconds(refusal.retryAfterMs)) },
       );
     case 'FAILED_ATTEMPTS_UNCHECKED':
       // The lockout is a quota: when its store cannot decide under `closed`, the quotas' own answer.

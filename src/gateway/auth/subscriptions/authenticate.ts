@@ -5,7 +5,7 @@
 import { isWellFormedKey } from '../keys/format.js';
 import { anonymousIpKey } from '../../ratelimit/client-ip.js';
 import { MemoryStore } from '../../ratelimit/memory-store.js';
-import type { LimitCheck, LimitDecision, RateLimitStore } from '../../ratelimit/types.js';
+import type { LimitCheck, RateLimitStore } from '../../ratelimit/types.js';
 import type { SubscriptionStore } from './store.js';
 import { isExpiredUnderPolicy, type KeyPolicy } from './key-policy.js';
 import type { Environment, Subscription } from './types.js';
@@ -33,8 +33,8 @@ export type KeyRefusal =
   | {
       readonly ok: false;
       readonly reason: 'TOO_MANY_FAILED_ATTEMPTS';
-      /** Whole seconds until the address may try again. */
-      readonly retryAfterSeconds: number;
+      /** Milliseconds until the address may try again. */
+      readonly retryAfterMs: number;
     };
 
 /** What the key check decided: the subscription, or why not. */
@@ -114,7 +114,7 @@ export class SubscriptionKeyAuthenticator {
       return {
         ok: false,
         reason: 'TOO_MANY_FAILED_ATTEMPTS',
-        retryAfterSeconds: retryAfterSeconds(lockout),
+        retryAfterMs: lockout.blocking?.retryAfterMs ?? 0,
       };
     }
     if (found === null)
@@ -187,9 +187,4 @@ export class SubscriptionKeyAuthenticator {
     }
     return found;
   }
-}
-
-/** Whole seconds until the lockout lets the address try again (at least 1). */
-function retryAfterSeconds(lockout: LimitDecision): number {
-  return Math.max(1, Math.ceil((lockout.blocking?.retryAfterMs ?? 1000) / 1000));
 }

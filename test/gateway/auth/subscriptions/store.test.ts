@@ -209,7 +209,8 @@ describe('subscription key authenticator', () => {
     assert.ok(
       !blocked.ok && status(blocked) === 429 && blocked.reason === 'TOO_MANY_FAILED_ATTEMPTS',
     );
-    assert.equal('retryAfterSeconds' in blocked && blocked.retryAfterSeconds, 60);
+    assert.equal('retryAfterMs' in blocked && blocked.retryAfterMs, 60_000);
+    assert.equal(keyRefusal(blocked).headers?.['Retry-After'], '60');
     assert.equal(
       (await auth.check(good.primaryKey, '192.0.2.10')).ok,
       true,
