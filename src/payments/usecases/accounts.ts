@@ -11,7 +11,7 @@ import {
   openDemoAccount,
   type DemoAccount,
 } from '../storage/demo-accounts.js';
-import { paymentsOf } from '../storage/payments-repo.js';
+import { paymentsOf, type StoredPayment } from '../storage/payments-repo.js';
 
 /**
  * getMyAccountBalance / getMyTransactionHistory: the user's demo account (opened now on their first call
@@ -28,14 +28,17 @@ export async function myAccount(
   return { account, entries: await ledgerOf(db, request.owner, account) };
 }
 
-/** The account's ledger, newest first, leaving out the payment `exceptId` (the one being updated). */
+/** The account's ledger, newest first. */
 export async function ledgerOf(
   db: SqlExecutor,
   owner: string,
   account: DemoAccount,
-  exceptId?: string,
 ): Promise<LedgerEntry[]> {
-  const payments = (await paymentsOf(db, owner)).filter((p) => p.id !== exceptId);
+  return ledgerFrom(account, await paymentsOf(db, owner));
+}
+
+/** The ledger of an account over the user's payments (already loaded, once for all their accounts). */
+function ledgerFrom(account: DemoAccount, payments: readonly StoredPayment[]): LedgerEntry[] {
   return ledger(
     { amount: account.openingBalance, at: account.openedAt },
     payments.map((p) => ({
@@ -69,16 +72,12 @@ export async function payerAccountsOf(
     await openDemoAccount(db, owner, now);
     accounts = await accountsOf(db, owner, { lock });
   }
-  const out: PayerAccount[] = [];
-  for (const account of accounts) {
-    const entries = await ledgerOf(db, owner, account, exceptId);
-    out.push({
-      accountId: account.accountId,
-      currency: account.currency,
-      availableMinor: balances(entries).available,
-    });
-  }
-  return out;
+  const payments = (await paymentsOf(db, owner)).filter((p) => p.id !== exceptId);
+  return accounts.map((account) => ({
+    accountId: account.accountId,
+    currency: account.currency,
+    availableMinor: balances(ledgerFrom(account, payments)).available,
+  }));
 }
 
 function amountOf(order: PaymentOrder): string | null {
