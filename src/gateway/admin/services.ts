@@ -2,7 +2,6 @@
 // and the CLI's management commands all use these objects. Building them does no I/O and starts nothing;
 // the caller owns and closes the database.
 import type { FrozenConfig } from '../../config/schema.js';
-import { PRODUCTION_MAX_TOKEN_LIFETIME_SECONDS } from '../../config/gateway-jwt.js';
 import type { Database } from '../../shared/db/types.js';
 import { resolveIdentitySettings } from '../auth/settings.js';
 import { SubscriptionStore } from '../auth/subscriptions/store.js';
@@ -65,8 +64,7 @@ export function openAdminServices(db: Database, config: FrozenConfig): AdminServ
       audit,
       file: config.gateway.auth.jwt,
       configured: identity.jwt,
-      defaultMaxTokenLifetimeSeconds:
-        config.environment === 'production' ? PRODUCTION_MAX_TOKEN_LIFETIME_SECONDS : undefined,
+      defaultMaxTokenLifetimeSeconds: config.resolved.defaultMaxTokenLifetimeSeconds,
     }),
     usage: new UsageService({
       db,

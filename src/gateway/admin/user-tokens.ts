@@ -14,7 +14,7 @@ import type { Logger } from '../../shared/log/logger.js';
 import { createDevIdp } from '../auth/dev-idp/idp.js';
 import type { JwtVerifier } from '../auth/jwt/verify.js';
 import { openLiveIdentity } from '../auth/live-identity.js';
-import { resolveIdentitySettings } from '../auth/settings.js';
+import { resolveIdentitySettings, type IdentitySettings } from '../auth/settings.js';
 
 export interface UserTokens {
   /** The verifier of the settings in force; null when no identity provider is configured. */
@@ -28,7 +28,7 @@ export async function openUserTokens(
   db: Database,
 ): Promise<UserTokens> {
   const settings = resolveIdentitySettings(config);
-  const configured = developmentProvider(config, settings.jwt)
+  const configured = developmentProvider(config, settings)
     ? await withDevelopmentKey(config, settings.jwt)
     : settings.jwt;
   const identity = await openLiveIdentity(config, logger, db, { ...settings, jwt: configured });
@@ -39,12 +39,11 @@ export async function openUserTokens(
 }
 
 /** The settings are the development provider's (no gateway.auth.jwt, the provider enabled). */
-function developmentProvider(config: FrozenConfig, jwt: JwtConfig | null): jwt is JwtConfig {
-  return (
-    jwt !== null &&
-    config.gateway.auth.jwt === undefined &&
-    resolveIdentitySettings(config).devIdp.enabled
-  );
+function developmentProvider(
+  config: FrozenConfig,
+  settings: IdentitySettings,
+): settings is IdentitySettings & { readonly jwt: JwtConfig } {
+  return settings.jwt !== null && config.resolved.jwt === null && settings.devIdp.enabled;
 }
 
 /** The development settings with the provider's public key from the data folder, then discovery. */
