@@ -28,6 +28,13 @@ export const GovernanceConfigSchema = Type.Object(
       description:
         'ISO 4217 code → value of one unit of it in the base currency; an amount in a currency without a rate cannot be governed and is refused',
     }),
+    policyRefreshMs: Type.Integer({
+      minimum: 100,
+      maximum: 300000,
+      default: 2000,
+      description:
+        'how often each replica checks for a rule set stored through the admin API (PUT /admin/api/v1/policies)',
+    }),
   },
   { additionalProperties: false, default: {} },
 );
