@@ -10,6 +10,7 @@ import { PaymentsServiceProperties } from './payments-service.js';
 import { PaymentsFeesProperties } from './payments-fees.js';
 import { GatewayMcpProperties } from './gateway-mcp.js';
 import { AdminConfigSchema } from './admin.js';
+import { GovernanceSchema } from './gateway-governance.js';
 
 const port = (fallback: number) =>
   Type.Integer({
@@ -119,6 +120,7 @@ export const GatewaySchema = Type.Object(
       { additionalProperties: false, default: {} },
     ),
     ...GatewayMcpProperties,
+    governance: GovernanceSchema,
   },
   { additionalProperties: false, default: {} },
 );
