@@ -14,6 +14,8 @@ import { KeyPolicyService } from './key-policy-service.js';
 import { KeyProvisioning } from './provisioning.js';
 import { ToolSettingsService, configuredToolCatalogue } from './tool-settings.js';
 import { UsageService } from './usage.js';
+import { ApprovalDecisions } from './approvals.js';
+import { createConsentService } from '../governance/consent/service.js';
 
 export interface AdminServices {
   readonly db: Database;
@@ -30,6 +32,8 @@ export interface AdminServices {
   readonly identityProvider: IdentityProviderService;
   /** Usage per subscription and tool, as the gateway records it. */
   readonly usage: UsageService;
+  /** Approvals of governed calls: listing and deciding (audited). */
+  readonly approvals: ApprovalDecisions;
 }
 
 /** Builds the services on an open, migrated gateway database (the caller owns and closes it). */
@@ -70,5 +74,6 @@ export function openAdminServices(db: Database, config: FrozenConfig): AdminServ
       db,
       subscriptionsOf: (actor) => applications.visibleSubscriptions(actor),
     }),
+    approvals: new ApprovalDecisions({ db, audit, consent: createConsentService({ db, config }) }),
   };
 }

@@ -2,6 +2,7 @@
 import type { AdminRoute } from '../http/route.js';
 import type { AdminServices } from '../services.js';
 import { accessRequestRoutes } from './access-requests.js';
+import { approvalRoutes } from './approvals.js';
 import { governanceRoutes } from './governance.js';
 import { identityProviderRoutes } from './identity-provider.js';
 import { subscriptionRoutes } from './subscriptions.js';
@@ -16,5 +17,6 @@ export function adminApiRoutes(services: AdminServices): AdminRoute[] {
     ...toolRoutes(services),
     ...identityProviderRoutes(services),
     ...usageRoutes(services),
+    ...approvalRoutes(services),
   ];
 }
