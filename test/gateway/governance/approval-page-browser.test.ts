@@ -19,7 +19,11 @@ import type { Database } from '../../../src/shared/db/types.js';
 import { createDevIdp } from '../../../src/gateway/auth/dev-idp/idp.js';
 import { Consent, bindingOf } from '../../../src/gateway/governance/consent/service.js';
 import type { Approval } from '../../../src/gateway/governance/contracts.js';
+import { generateSampleDirectory } from '../../../src/payments/directory/sample.js';
 import { consentDecision, paymentCall } from './consent-support.js';
+
+/** A payee whose bank the shipped sample directory holds (its name is what the page must show). */
+const PAYEE = generateSampleDirectory().exampleIbans[0]!.iban;
 
 const availability = ensureChromium();
 const skip =
@@ -75,7 +79,7 @@ describe('the approval page in a real browser', { skip }, () => {
     db = openSqlite({ path: join(dataDir, 'gateway.db') });
     consent = new Consent({ db, ttlSeconds: 900, adminBaseUrl: summary.adminUrl });
     // alice's payment of 1,500 EUR needs her own confirmation; her 15,000 EUR one a second person's.
-    confirmCall = paymentCall({ issuer, amount: '1500.00' });
+    confirmCall = paymentCall({ issuer, amount: '1500.00', payee: PAYEE });
     confirmApproval = await consent.request(confirmCall, consentDecision('confirm'));
     approveCall = paymentCall({ issuer, amount: '15000.00' });
     fourEyes = await consent.request(approveCall, consentDecision('approve'));
@@ -117,13 +121,15 @@ describe('the approval page in a real browser', { skip }, () => {
     assert.match(text, /Payments above 1,000 EUR need your confirmation\./, "the rule's message");
     assert.match(await alice.locator('#payment-amount').innerText(), /€1,500\.00/);
     assert.match(await alice.locator('#payment-payer').innerText(), /DE89370400440532013000/);
-    assert.match(
-      await alice.locator('#payment-payee').innerText(),
-      /Ada Lovelace, GB29NWBK60161331926819/,
-    );
+    assert.match(await alice.locator('#payment-payee').innerText(), /Ada Lovelace, /);
+    assert.ok((await alice.locator('#payment-payee').innerText()).includes(PAYEE));
     assert.match(await alice.locator('#payment-date').innerText(), /2026-08-03/);
-    // Bank names and the fee quote come from the running payment service (best effort, never blocking).
-    assert.ok((await alice.locator('#payment-fees').innerText()).trim() !== '');
+    // Bank names and the fee quote come from the running payment service (best effort, never blocking):
+    // the payee's bank is in the sample directory, the payer's made-up bank is not.
+    assert.equal(await alice.locator('#payment-payee .bank').count(), 1);
+    assert.ok((await alice.locator('#payment-payee .bank').innerText()).trim().length > 2);
+    assert.match(await alice.locator('#payment-payer').innerText(), /bank not in the directory/);
+    assert.match(await alice.locator('#payment-fees').innerText(), /€\d+\.\d\d \([A-Z_]+\)/);
     assert.match(text, /invoice-agent/);
   });
 
