@@ -15,6 +15,45 @@ const Amount = Type.Union(
   { description: 'a positive decimal (string, exact) or number' },
 );
 
+export const ApprovalWebhookSchema = Type.Object(
+  {
+    url: Type.String({
+      pattern: '^https?://',
+      description: 'where a JSON announcement of every new approval is POSTed',
+    }),
+    secret: Type.String({
+      minLength: 16,
+      description:
+        'HMAC-SHA256 key of the `Toolgate-Signature` header over `<timestamp>.<body>` (use ${env:NAME})',
+    }),
+    timeoutMs: Type.Integer({ minimum: 100, maximum: 60000, default: 5000 }),
+    retries: Type.Integer({
+      minimum: 0,
+      maximum: 10,
+      default: 3,
+      description: 'further attempts after a failed one, with doubling back-off from 500 ms',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const GovernanceApprovalsSchema = Type.Object(
+  {
+    ttlSeconds: Type.Integer({
+      minimum: 30,
+      maximum: 7 * 86400,
+      default: 900,
+      description:
+        'how long an approval may be decided and its receipt used, from the moment the call asked for it',
+    }),
+    webhook: Type.Optional(ApprovalWebhookSchema),
+  },
+  { additionalProperties: false, default: {} },
+);
+
+export type GovernanceApprovalsConfig = Static<typeof GovernanceApprovalsSchema>;
+export type ApprovalWebhookConfig = Static<typeof ApprovalWebhookSchema>;
+
 export const GovernanceConfigSchema = Type.Object(
   {
     baseCurrency: Type.String({
@@ -35,6 +74,7 @@ export const GovernanceConfigSchema = Type.Object(
       description:
         'how often each replica checks for a rule set stored through the admin API (PUT /admin/api/v1/policies)',
     }),
+    approvals: GovernanceApprovalsSchema,
   },
   { additionalProperties: false, default: {} },
 );

@@ -14,6 +14,7 @@ import { registerPolicyPages } from './pages/admin-policies.js';
 import { registerAdminRequestPages } from './pages/admin-requests.js';
 import { registerAdminSubscriptionPages } from './pages/admin-subscriptions.js';
 import { registerDeveloperPages } from './pages/developer.js';
+import { registerApprovalPages } from './pages/approvals.js';
 import { registerToolsUsagePages } from './pages/tools-usage.js';
 import { portalPlugin } from './plugin.js';
 
@@ -49,6 +50,7 @@ export function portalApp(context: PortalAppContext): FastifyPluginAsync {
       registerToolsUsagePages(services),
       registerIdentityProviderPages(services),
       registerPolicyPages(services),
+      registerApprovalPages(services, config),
     ],
   });
 }

@@ -18,7 +18,12 @@ import { LogCapture } from '../../helpers/capture.js';
 import { ADMIN, RecordingAuditSink } from '../admin/live-support.js';
 import { DATABASE_TARGETS, type OpenedDatabase } from '../admin/support.js';
 
-const governance = { baseCurrency: 'EUR', rates: {}, policyRefreshMs: 1000 };
+const governance = {
+  baseCurrency: 'EUR',
+  rates: {},
+  policyRefreshMs: 1000,
+  approvals: { ttlSeconds: 900 },
+};
 const FILE_RULES = [
   { id: 'file-confirm', when: 'has(money.base) && money.base > 100', effect: 'confirm' as const },
 ];

@@ -285,7 +285,12 @@ for (const target of DATABASE_TARGETS)
       const service = new PolicyService({
         db: opened.db,
         audit: new RecordingAuditSink(),
-        governance: { baseCurrency: 'EUR', rates: {}, policyRefreshMs: 2000 },
+        governance: {
+          baseCurrency: 'EUR',
+          rates: {},
+          policyRefreshMs: 2000,
+          approvals: { ttlSeconds: 900 },
+        },
         configured: [],
         lookupTool: () => Promise.resolve(undefined),
       });
