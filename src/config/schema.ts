@@ -6,6 +6,7 @@ import type { DeepReadonly } from './deep-readonly.js';
 import type { ResolvedSettings } from './gateway-identity.js';
 import { GatewayAuthSchema } from './gateway-auth.js';
 import { RateLimitConfigSchema } from './gateway-ratelimit.js';
+import { BudgetsConfigSchema } from './gateway-governance-budgets.js';
 import { PaymentsServiceProperties } from './payments-service.js';
 import { PaymentsFeesProperties } from './payments-fees.js';
 import { GatewayMcpProperties } from './gateway-mcp.js';
@@ -91,6 +92,10 @@ export const GatewaySchema = Type.Object(
       },
     ),
     rateLimit: RateLimitConfigSchema,
+    governance: Type.Object(
+      { budgets: BudgetsConfigSchema },
+      { additionalProperties: false, default: {}, description: 'governed actions (issue 25)' },
+    ),
     metrics: Type.Object(
       {
         enabled: Type.Boolean({
