@@ -89,15 +89,15 @@ export function definitionChanges(before: unknown, after: unknown, path = ''): D
   return [{ op: 'changed', path: path === '' ? '/' : path, before, after }];
 }
 
-const MAX_VALUE_CHARS = 120;
-
-function shown(value: unknown): string {
-  const text = JSON.stringify(value) ?? 'undefined';
-  return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}…` : text;
-}
-
-/** One line per change: `~ /description: "old" → "new"`, `+ /path: value`, `- /path: value`. */
-export function formatChanges(changes: readonly DefinitionChange[]): string[] {
+/**
+ * One line per change: `~ /description: "old" → "new"`, `+ /path: value`, `- /path: value`; each value as
+ * JSON, cut to `maxValueChars` (an ellipsis marks a cut).
+ */
+export function formatChanges(changes: readonly DefinitionChange[], maxValueChars = 400): string[] {
+  const shown = (value: unknown) => {
+    const text = JSON.stringify(value) ?? 'undefined';
+    return text.length > maxValueChars ? `${text.slice(0, maxValueChars - 1)}…` : text;
+  };
   return changes.map((c) =>
     c.op === 'changed'
       ? `~ ${c.path}: ${shown(c.before)} → ${shown(c.after)}`
