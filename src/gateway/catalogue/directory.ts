@@ -194,6 +194,8 @@ export class ToolDirectory {
         this.setPins(await pins.load());
       }
       if (held.length > 0) await pins.recordHeld(held.map((t) => this.candidate(t)));
+      const matching = approved.filter((t) => this.pinned.has(t.name) && !this.isHeldBack(t.name));
+      if (matching.length > 0) await pins.clearHeld(matching.map((t) => this.candidate(t)));
       this.reconciled = catalogue;
     } catch (error) {
       this.pinFailed(error);

@@ -23,4 +23,9 @@ export interface PinStore {
    * across every replica; each hold-back is audited with the difference. Returns the names recorded now.
    */
   recordHeld(tools: readonly PinCandidate[]): Promise<string[]>;
+  /**
+   * Clears a recorded hold-back of each tool whose definition is the pinned one again (the document
+   * changed back), once across replicas, audited. Returns the names cleared now.
+   */
+  clearHeld(tools: readonly PinCandidate[]): Promise<string[]>;
 }

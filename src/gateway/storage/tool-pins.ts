@@ -130,6 +130,49 @@ export class ToolPinRepository implements PinStore {
     return held;
   }
 
+  async clearHeld(tools: readonly PinCandidate[]): Promise<string[]> {
+    const cleared: string[] = [];
+    // One read finds the few recorded hold-backs; only those are written.
+    const held = await this.db.query<{ tool_name: string; definition_hash: string }>(
+      'SELECT tool_name, definition_hash FROM gateway_tool_pins WHERE held_hash IS NOT NULL',
+    );
+    const back = new Set(held.map((r) => `${r.tool_name}\u0000${r.definition_hash}`));
+    for (const tool of tools.filter((t) => back.has(`${t.name}\u0000${t.hash}`))) {
+      const now = this.clock();
+      const done = await this.db.transaction(async (tx) => {
+        const [pin] = await tx.query<PinRow>(
+          'SELECT * FROM gateway_tool_pins WHERE tool_name = $1 AND definition_hash = $2 AND held_hash IS NOT NULL',
+          [tool.name, tool.hash],
+        );
+        if (!pin) return false;
+        const n = await tx.execute(
+          `UPDATE gateway_tool_pins SET held_hash = NULL, held_definition = NULL, held_at = NULL
+           WHERE tool_name = $1 AND definition_hash = $2 AND held_hash = $3`,
+          [tool.name, tool.hash, pin.held_hash],
+        );
+        if (n !== 1) return false;
+        await appendAuditEntry(
+          tx,
+          {
+            actor: GATEWAY_ACTOR,
+            action: 'tool.unhold',
+            target: { type: 'tool', id: tool.name },
+            before: { definitionHash: pin.held_hash },
+            after: {
+              definitionHash: tool.hash,
+              reason:
+                "the backend's document gives the approved definition again: the tool is served",
+            },
+          },
+          now,
+        );
+        return true;
+      });
+      if (done) cleared.push(tool.name);
+    }
+    return cleared;
+  }
+
   /**
    * Pins `tool`'s current definition inside `tx` (an approval), clearing any hold-back; returns the pin it
    * replaces, if any (the caller audits the change with the approval).

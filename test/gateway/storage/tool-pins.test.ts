@@ -51,6 +51,16 @@ for (const target of DATABASE_TARGETS)
         assert.equal(after?.held, undefined);
         assert.equal((await replicas[1]?.load())?.get('a'), changed.hash);
         assert.deepEqual(await replicas[1]?.recordHeld([candidate('a', 'again')]), ['a']);
+        // The document changes back to the approved definition: the hold-back is cleared once, audited,
+        // and the same change later is recorded (and audited) again.
+        const cleared = await Promise.all(
+          replicas.map((r) => r.clearHeld([changed, tools[1] as PinCandidate])),
+        );
+        assert.deepEqual(cleared.flat(), ['a']);
+        assert.equal((await replicas[0]?.list())?.get('a')?.held, undefined);
+        assert.equal((await audit.query({ action: 'tool.unhold' })).length, 1);
+        assert.deepEqual(await replicas[1]?.recordHeld([candidate('a', 'again')]), ['a']);
+        assert.equal((await audit.query({ action: 'tool.hold' })).length, 3);
         assert.equal((await audit.verify()).ok, true);
       } finally {
         await opened.close();
