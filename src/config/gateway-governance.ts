@@ -2,9 +2,11 @@
 // amounts are converted with) and `gateway.policies` (the rules, in order). The schema checks each rule's
 // shape; the gateway compiles the CEL of every rule at startup and names the rule on error.
 import { Type, type Static } from '@sinclair/typebox';
+import { BudgetsConfigSchema } from './gateway-governance-budgets.js';
 import { isCurrency } from '../shared/currencies.js';
 import type { DeepReadonly } from './deep-readonly.js';
 import { ConfigError } from './errors.js';
+import { validateAgainstSchema } from './validate.js';
 
 const CURRENCY = '^[A-Z]{3}$';
 /** A non-negative decimal written as text: "1.08", "25000", "0.0125". */
@@ -75,6 +77,7 @@ export const GovernanceConfigSchema = Type.Object(
         'how often each replica checks for a rule set stored through the admin API (PUT /admin/api/v1/policies)',
     }),
     approvals: GovernanceApprovalsSchema,
+    budgets: BudgetsConfigSchema,
   },
   { additionalProperties: false, default: {} },
 );
@@ -157,4 +160,11 @@ export function checkGovernanceConfig(config: GovernanceConfig): void {
         `${at}: the base currency's own rate must be 1 (it is ${String(rate)})`,
       );
   }
+}
+
+/** `gateway.governance` from raw input, defaults filled and checked (tests and tools; the file goes through loadConfig). */
+export function parseGovernanceConfig(input: unknown = {}): GovernanceConfig {
+  const config = validateAgainstSchema(GovernanceConfigSchema, input ?? {}, 'gateway.governance');
+  checkGovernanceConfig(config);
+  return config;
 }
