@@ -6,6 +6,11 @@ import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createLogger } from '../../../src/shared/log/logger.js';
 import { DeliveryWorker } from '../../../src/payments/notifications/delivery-worker.js';
+import {
+  claimDueDeliveries,
+  dispatchEvents,
+  recordAttempt,
+} from '../../../src/payments/storage/webhook-deliveries.js';
 import { LogCapture } from '../../helpers/capture.js';
 import {
   forEachStore,
@@ -269,6 +274,37 @@ forEachStore('webhook delivery', (kind) => {
     assert.deepEqual(
       (delivery['log'] as Record<string, unknown>[]).map((a) => a['outcome']),
       ['RETRY', 'RETRY', 'DEAD', 'DELIVERED'],
+    );
+  });
+
+  test('a worker that dies mid-attempt: its lease expires, another worker delivers, the late record is refused', async () => {
+    const id = await create();
+    await dispatchEvents(h.db, [{ url: receiver.url }], clock, 10);
+    const [stale] = await claimDueDeliveries(h.db, clock, 10, 60_000);
+    assert.ok(stale, 'claimed by the worker that then dies');
+    const w = worker();
+    assert.equal((await w.runOnce()).attempted, 0, 'leased: nobody else sends it');
+    clock = new Date(clock.getTime() + 60_000);
+    assert.equal((await w.runOnce()).delivered, 1, 'lease expired: taken over');
+    const late = await recordAttempt(h.db, {
+      deliveryId: stale.deliveryId,
+      leaseToken: stale.leaseToken,
+      attempt: stale.attempt,
+      startedAt: clock,
+      durationMs: 1,
+      outcome: 'RETRY',
+      statusCode: 500,
+      error: 'late',
+      nextAttemptAt: clock,
+      finishedAt: clock,
+    });
+    assert.equal(late, false);
+    const delivery = await deliveryOf(id);
+    assert.equal(delivery['state'], 'DELIVERED');
+    assert.deepEqual(
+      (delivery['log'] as Record<string, unknown>[]).map((a) => [a['attempt'], a['outcome']]),
+      [[2, 'DELIVERED']],
+      'the lost attempt counts (at-least-once) but only what was recorded is logged',
     );
   });
 
