@@ -16,37 +16,53 @@ export function xmlText(value: string): string {
     .replace(/'/g, '&apos;');
 }
 
-type Node = string | readonly Node[] | undefined | null | false;
-
-/** An element with content (children or text); omitted when it has no content. */
-function el(name: string, ...children: Node[]): string {
-  const content = flatten(children).join('');
-  return content === '' ? '' : `<${name}>${content}</${name}>`;
+/** An element: text content, or child elements (absent children are skipped). */
+interface XmlElement {
+  readonly name: string;
+  readonly attributes?: Readonly<Record<string, string>>;
+  readonly text?: string;
+  readonly children?: readonly XmlElement[];
 }
 
-const text = (name: string, value: string | null | undefined): string =>
-  value === null || value === undefined || value === ''
-    ? ''
-    : `<${name}>${xmlText(value)}</${name}>`;
+type Child = XmlElement | undefined;
 
-function flatten(nodes: readonly Node[]): string[] {
-  const out: string[] = [];
-  for (const n of nodes) {
-    if (typeof n === 'string') out.push(n);
-    else if (Array.isArray(n)) out.push(...flatten(n as readonly Node[]));
-  }
-  return out;
+/** An element with children; undefined when none of them is present (ISO 20022 has no empty elements). */
+function el(name: string, ...children: (Child | readonly Child[])[]): XmlElement | undefined {
+  const present = children.flat().filter((c): c is XmlElement => c !== undefined);
+  return present.length === 0 ? undefined : { name, children: present };
 }
 
-function reason(r: StatusReason | null): string {
-  if (r === null) return '';
+/** An element with text; undefined for no text. */
+function text(
+  name: string,
+  value: string | null | undefined,
+  attributes?: Readonly<Record<string, string>>,
+): XmlElement | undefined {
+  return value === null || value === undefined || value === ''
+    ? undefined
+    : { name, text: value, ...(attributes ? { attributes } : {}) };
+}
+
+/** Serialises with two-space indentation, text escaped, one element per line. */
+function serialise(e: XmlElement, depth: number): string {
+  const pad = '  '.repeat(depth);
+  const attrs = Object.entries(e.attributes ?? {})
+    .map(([k, v]) => ` ${k}="${xmlText(v)}"`)
+    .join('');
+  if (e.text !== undefined) return `${pad}<${e.name}${attrs}>${xmlText(e.text)}</${e.name}>\n`;
+  const inner = (e.children ?? []).map((c) => serialise(c, depth + 1)).join('');
+  return `${pad}<${e.name}${attrs}>\n${inner}${pad}</${e.name}>\n`;
+}
+
+function reason(r: StatusReason | null): XmlElement | undefined {
+  if (r === null) return undefined;
   return el('StsRsnInf', el('Rsn', text('Cd', r.code), text('Prtry', r.proprietary)));
 }
 
-function party(tag: 'Dbtr' | 'Cdtr', p: ReportedParty): string {
+function party(tag: 'Dbtr' | 'Cdtr', p: ReportedParty): Child[] {
   const account =
     p.account === undefined
-      ? ''
+      ? undefined
       : el(
           `${tag}Acct`,
           el(
@@ -56,7 +72,7 @@ function party(tag: 'Dbtr' | 'Cdtr', p: ReportedParty): string {
               : el('Othr', text('Id', p.account.other)),
           ),
         );
-  return el(tag, el('Pty', text('Nm', p.name))) + account;
+  return [el(tag, el('Pty', text('Nm', p.name))), account];
 }
 
 /** The report as a pain.002.001.10 document (UTF-8, with the XML declaration). */
@@ -94,11 +110,8 @@ export function statusReportXml(r: PaymentStatusReport): string {
         el(
           'OrgnlTxRef',
           ref.amount === null
-            ? ''
-            : el(
-                'Amt',
-                `<InstdAmt Ccy="${xmlText(ref.amount.currency)}">${xmlText(ref.amount.value)}</InstdAmt>`,
-              ),
+            ? undefined
+            : el('Amt', text('InstdAmt', ref.amount.value, { Ccy: ref.amount.currency })),
           el('ReqdExctnDt', text('Dt', ref.requestedExecutionDate)),
           party('Dbtr', ref.debtor),
           party('Cdtr', ref.creditor),
@@ -106,5 +119,10 @@ export function statusReportXml(r: PaymentStatusReport): string {
       ),
     ),
   );
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<Document xmlns="${PAIN_002_NAMESPACE}">${body}</Document>\n`;
+  const document: XmlElement = {
+    name: 'Document',
+    attributes: { xmlns: PAIN_002_NAMESPACE },
+    children: body ? [body] : [],
+  };
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${serialise(document, 0)}`;
 }
