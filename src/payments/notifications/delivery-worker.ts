@@ -105,15 +105,18 @@ export class DeliveryWorker {
   /** Runs a pass every pollIntervalMs (the next one starts when the last has finished). */
   start(): void {
     if (this.timer !== undefined || this.stopped) return;
+    const schedule = () => {
+      this.timer = setTimeout(loop, this.options.settings.pollIntervalMs);
+      this.timer.unref();
+    };
     const loop = () => {
       this.running = this.runOnce()
         .catch((err: unknown) => this.options.logger.warn({ err }, 'webhook delivery pass failed'))
         .finally(() => {
-          if (!this.stopped) this.timer = setTimeout(loop, this.options.settings.pollIntervalMs);
+          if (!this.stopped) schedule();
         });
     };
-    this.timer = setTimeout(loop, this.options.settings.pollIntervalMs);
-    this.timer.unref();
+    schedule();
   }
 
   /** Stops the loop and waits for the pass in progress (its attempts are recorded). */
