@@ -16,8 +16,9 @@ import {
 import {
   claimDueDeliveries,
   dispatchEvents,
-  recordAttempt,
+  recordAttempts,
   type AttemptOutcome,
+  type AttemptRecord,
   type ClaimedDelivery,
 } from '../storage/webhook-deliveries.js';
 import { postWebhook, type WebhookSender } from './webhook-sender.js';
@@ -91,7 +92,11 @@ export class DeliveryWorker {
       settings.batchSize,
       settings.timeoutMs + LEASE_MARGIN_MS,
     );
-    const outcomes = await Promise.all(claimed.map((d) => this.attempt(d)));
+    const attempts = await Promise.all(claimed.map((d) => this.attempt(d)));
+    // Every result of the pass in one transaction: one commit however many were sent.
+    const recorded = attempts.length === 0 ? [] : await recordAttempts(db, attempts);
+    attempts.forEach((a, i) => this.report(a, claimed[i]?.url ?? '', recorded[i] === true));
+    const outcomes = attempts.map((a) => a.outcome);
     const count = (o: AttemptOutcome) => outcomes.filter((x) => x === o).length;
     return {
       dispatched,
@@ -126,8 +131,9 @@ export class DeliveryWorker {
     await this.running;
   }
 
-  private async attempt(d: ClaimedDelivery): Promise<AttemptOutcome> {
-    const { settings, logger } = this.options;
+  /** Sends one claimed delivery; the attempt to record (never throws). */
+  private async attempt(d: ClaimedDelivery): Promise<AttemptRecord> {
+    const { settings } = this.options;
     const startedAt = this.now();
     const secret = this.secrets.get(d.url);
     const body = eventPayload(d.event);
@@ -174,7 +180,7 @@ export class DeliveryWorker {
         : null;
     const error =
       response.error ?? (ok ? null : `receiver answered HTTP ${String(response.statusCode)}`);
-    const recorded = await recordAttempt(this.options.db, {
+    return {
       deliveryId: d.deliveryId,
       leaseToken: d.leaseToken,
       attempt: d.attempt,
@@ -185,17 +191,18 @@ export class DeliveryWorker {
       error,
       nextAttemptAt,
       finishedAt,
-    });
-    const where = { deliveryId: d.deliveryId, eventId: d.event.eventId, receiver: originOf(d.url) };
+    };
+  }
+
+  private report(a: AttemptRecord, url: string, recorded: boolean): void {
+    const { logger } = this.options;
+    const where = { deliveryId: a.deliveryId, receiver: originOf(url) };
+    const { attempt, error, nextAttemptAt } = a;
     if (!recorded) logger.warn(where, 'webhook delivery lease lost; attempt not recorded');
-    else if (outcome === 'DEAD')
-      logger.warn({ ...where, attempts: d.attempt, error }, 'webhook delivery dead-lettered');
-    else if (outcome === 'RETRY')
-      logger.info(
-        { ...where, attempt: d.attempt, error, nextAttemptAt },
-        'webhook delivery failed',
-      );
-    return outcome;
+    else if (a.outcome === 'DEAD')
+      logger.warn({ ...where, attempts: attempt, error }, 'webhook delivery dead-lettered');
+    else if (a.outcome === 'RETRY')
+      logger.info({ ...where, attempt, error, nextAttemptAt }, 'webhook delivery failed');
   }
 }
 

@@ -97,36 +97,34 @@ export function claimDueDeliveries(
        ORDER BY next_attempt_at, delivery_id LIMIT $2${skipLocked(tx)}`,
       [at, limit],
     );
-    const claimed: ClaimedDelivery[] = [];
+    if (due.length === 0) return [];
+    // One lease token for the pass: the rows are locked by this transaction, so two statements claim them.
+    const token = randomUUID();
     const until = new Date(now.getTime() + leaseMs).toISOString();
-    for (const { delivery_id: id } of due) {
-      const token = randomUUID();
-      await tx.execute(
-        `UPDATE payment_webhook_deliveries SET lease_token = $2, lease_until = $3,
-           attempts = attempts + 1, updated_at = $4 WHERE delivery_id = $1`,
-        [id, token, until, at],
-      );
-      const rows = await tx.query<ClaimRow>(
-        `SELECT d.delivery_id, d.url, d.attempts, d.budget_start,
-           ${EVENT_COLUMNS.split(', ')
-             .map((c) => `e.${c}`)
-             .join(', ')}
-         FROM payment_webhook_deliveries d JOIN payment_events e ON e.event_id = d.event_id
-         WHERE d.delivery_id = $1`,
-        [id],
-      );
-      const row = rows[0];
-      if (!row) continue;
-      claimed.push({
-        deliveryId: row.delivery_id,
-        url: row.url,
-        attempt: Number(row.attempts),
-        attemptsInBudget: Number(row.attempts) - Number(row.budget_start),
-        leaseToken: token,
-        event: eventFromRow(row),
-      });
-    }
-    return claimed;
+    const ids = due.map((d) => d.delivery_id);
+    const list = ids.map((_, k) => `$${k + 4}`).join(', ');
+    await tx.execute(
+      `UPDATE payment_webhook_deliveries SET lease_token = $1, lease_until = $2,
+         attempts = attempts + 1, updated_at = $3 WHERE delivery_id IN (${list})`,
+      [token, until, at, ...ids],
+    );
+    const rows = await tx.query<ClaimRow>(
+      `SELECT d.delivery_id, d.url, d.attempts, d.budget_start,
+         ${EVENT_COLUMNS.split(', ')
+           .map((c) => `e.${c}`)
+           .join(', ')}
+       FROM payment_webhook_deliveries d JOIN payment_events e ON e.event_id = d.event_id
+       WHERE d.lease_token = $1 ORDER BY d.next_attempt_at, d.delivery_id`,
+      [token],
+    );
+    return rows.map((row) => ({
+      deliveryId: row.delivery_id,
+      url: row.url,
+      attempt: Number(row.attempts),
+      attemptsInBudget: Number(row.attempts) - Number(row.budget_start),
+      leaseToken: token,
+      event: eventFromRow(row),
+    }));
   });
 }
 
@@ -150,8 +148,25 @@ export interface AttemptRecord {
  * Records an attempt and moves the delivery on (delivered, retry at `nextAttemptAt`, or dead), releasing
  * the lease; false, and nothing written, when the lease was lost meanwhile (another worker took over).
  */
-export function recordAttempt(db: Database, a: AttemptRecord): Promise<boolean> {
+export async function recordAttempt(db: Database, a: AttemptRecord): Promise<boolean> {
+  const [recorded] = await recordAttempts(db, [a]);
+  return recorded === true;
+}
+
+/** recordAttempt for the attempts of one pass, in one transaction (one commit); one answer each. */
+export function recordAttempts(
+  db: Database,
+  attempts: readonly AttemptRecord[],
+): Promise<boolean[]> {
   return db.transaction(async (tx) => {
+    const recorded: boolean[] = [];
+    for (const a of attempts) recorded.push(await recordIn(tx, a));
+    return recorded;
+  });
+}
+
+async function recordIn(tx: SqlExecutor, a: AttemptRecord): Promise<boolean> {
+  {
     const state: DeliveryState =
       a.outcome === 'DELIVERED' ? 'DELIVERED' : a.outcome === 'DEAD' ? 'DEAD' : 'PENDING';
     const finished = a.finishedAt.toISOString();
@@ -187,7 +202,7 @@ export function recordAttempt(db: Database, a: AttemptRecord): Promise<boolean> 
       ],
     );
     return true;
-  });
+  }
 }
 
 /** One delivery as the delivery log shows it. */
