@@ -11,6 +11,7 @@ import { createIdentityResolver } from './identity/resolver.js';
 import { IdempotencyStore } from './storage/idempotency.js';
 import { paymentRoutes } from './routes/payments.js';
 import { operatorRoutes } from './routes/operator.js';
+import { notificationRoutes } from './routes/notifications.js';
 import { accountRoutes } from './routes/accounts.js';
 import { feeRoutes } from './routes/fees.js';
 import { bankDetailsRoutes } from './routes/bank-details.js';
@@ -84,5 +85,6 @@ export async function buildPaymentsApp(options: PaymentsAppOptions): Promise<Fas
     prefix: ACCOUNTS_BASE_PATH,
   });
   await app.register(operatorRoutes, { ctx, tokens: config.payments.operator.tokens });
+  await app.register(notificationRoutes, { ctx, tokens: config.payments.operator.tokens });
   return app;
 }
