@@ -8,6 +8,7 @@ import { GatewayAuthSchema } from './gateway-auth.js';
 import { RateLimitConfigSchema } from './gateway-ratelimit.js';
 import { PaymentsServiceProperties } from './payments-service.js';
 import { PaymentsFeesProperties } from './payments-fees.js';
+import { PaymentsDirectoryProperties } from './payments-directory.js';
 import { GatewayMcpProperties } from './gateway-mcp.js';
 import { AdminConfigSchema } from './admin.js';
 
@@ -132,6 +133,7 @@ export const PaymentsSchema = Type.Object(
     database: databaseSchema({ sqlitePath: 'payments.db', schema: 'toolgate_payments' }),
     ...PaymentsServiceProperties,
     ...PaymentsFeesProperties,
+    ...PaymentsDirectoryProperties,
   },
   { additionalProperties: false, default: {} },
 );
