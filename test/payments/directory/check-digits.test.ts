@@ -1,0 +1,148 @@
+// Issue 26, go-live item 6: "German account numbers are checked with the check-digit method the
+// Bundesbank file names for the bank code (the common methods at least; an unknown method is reported,
+// never silently passed); GLEIF registration status (LAPSED, ANNULLED, RETIRED) is kept and shown; a
+// directory entry's country comes from the record, not a default."
+// Vectors: computed by hand from the Bundesbank's method descriptions (weights from the right); the
+// method 00 numbers are also valid Luhn numbers (the same algorithm), checked independently below.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  checkGermanAccount,
+  SUPPORTED_CHECK_METHODS,
+} from '../../../src/payments/directory/check-digits.js';
+import {
+  parseBundesbank,
+  decodeBundesbank,
+} from '../../../src/payments/directory/importers/bundesbank.js';
+import { parseFedwire } from '../../../src/payments/directory/importers/fedwire.js';
+import { parseFedach } from '../../../src/payments/directory/importers/fedach.js';
+import { parseGleif } from '../../../src/payments/directory/importers/gleif.js';
+import { mergeEntries } from '../../../src/payments/directory/bank-details.js';
+
+const fixture = (name: string) =>
+  readFileSync(join(process.cwd(), 'test/fixtures/directory', name));
+
+/** method → [valid account numbers]; each with its last digit changed must fail. */
+const VALID: Record<string, string[]> = {
+  // 123456789 → Σ(2,1,… cross sums) = 43 → 10 − 3 = 7
+  '00': ['1234567897', '9876543217', '0001234566', '5101234580'],
+  // weights 3,7,1 from the right: Σ = 141 → 10 − 1 = 9
+  '01': ['1234567899', '9876543211', '0001234569', '5101234581'],
+  '02': ['1234567897', '9876543216', '0001234560'],
+  '03': ['1234567890', '9876543210', '0001234567', '5101234582'],
+  '04': ['1234567892', '9876543211', '0001234560', '5101234586'],
+  '05': ['1234567897', '9876543213', '0001234561', '5101234589'],
+  // weights 2,3,4,5,6,7,2,3,4 from the right: Σ = 174, 174 mod 11 = 9 → 11 − 9 = 2
+  '06': ['1234567892', '9876543211', '0001234560', '5101234586'],
+  '07': ['9876543210', '0001234560', '5101234583'],
+  '10': ['1234567890', '9876543210', '0001234560', '5101234583'],
+  '32': ['1234567897', '9876543219', '0001234560', '5101234587'],
+  '33': ['1234567892', '9876543217', '0001234567', '5101234583'],
+  '38': ['1234567899', '9876543217', '0001234562', '5101234589'],
+};
+
+function luhn(number: string): boolean {
+  let sum = 0;
+  [...number].reverse().forEach((c, i) => {
+    let n = Number(c);
+    if (i % 2 === 1) n = n * 2 > 9 ? n * 2 - 9 : n * 2;
+    sum += n;
+  });
+  return sum % 10 === 0;
+}
+
+test('item 6: each implemented method accepts its vectors and refuses a changed check digit', () => {
+  for (const [method, numbers] of Object.entries(VALID)) {
+    for (const number of numbers) {
+      assert.deepEqual(
+        checkGermanAccount(method, number),
+        { kind: 'valid' },
+        `${method} ${number}`,
+      );
+      const wrong = `${number.slice(0, 9)}${(Number(number[9]) + 1) % 10}`;
+      assert.equal(checkGermanAccount(method, wrong).kind, 'invalid', `${method} ${wrong}`);
+    }
+  }
+  for (const n of VALID['00'] ?? []) assert.ok(luhn(n), `${n} is a Luhn number`);
+});
+
+test('item 6: modulus-11 remainders: 1 gives check digit 0 (06) or makes the number invalid (02)', () => {
+  // 510123458: Σ for 02 leaves remainder 1, so no account number with this prefix is valid under 02.
+  for (let c = 0; c <= 9; c += 1) {
+    assert.equal(checkGermanAccount('02', `510123458${c}`).kind, 'invalid');
+  }
+  // 07 with remainder 1 (123456789 prefix) likewise.
+  for (let c = 0; c <= 9; c += 1) {
+    assert.equal(checkGermanAccount('07', `123456789${c}`).kind, 'invalid');
+  }
+});
+
+test('item 6: short numbers are padded to 10 digits; 88 and 13 variants', () => {
+  assert.deepEqual(checkGermanAccount('00', '1234566'), { kind: 'valid' });
+  // 88: position 3 = 9 weighs positions 3–9 with 2..8: 009123456 → Σ = 6·2+5·3+4·4+3·5+2·6+1·7+9·8 = 149,
+  // 149 mod 11 = 6 → 5.
+  assert.deepEqual(checkGermanAccount('88', '0091234565'), { kind: 'valid' });
+  assert.equal(checkGermanAccount('88', '0091234566').kind, 'invalid');
+  // 88 otherwise as 32.
+  assert.deepEqual(checkGermanAccount('88', '1234567897'), { kind: 'valid' });
+  // 13: positions 2–7 (weights 1,2,1,2,1,2 from the left, cross sums), check digit in position 8:
+  // 0123456 → 1+4+3+8+5+(1+2) = 24 → 6; "0123456600" is valid, and so is "1234566" shifted left
+  // by two places (sub-account number omitted).
+  assert.deepEqual(checkGermanAccount('13', '0123456600'), { kind: 'valid' });
+  assert.deepEqual(checkGermanAccount('13', '01234566'), { kind: 'valid' });
+  assert.equal(checkGermanAccount('13', '0123456700').kind, 'invalid');
+});
+
+test('item 6: 09 is no check; an unimplemented method is reported, never passed', () => {
+  assert.deepEqual(checkGermanAccount('09', '1'), { kind: 'no-check' });
+  assert.deepEqual(checkGermanAccount('A2', '1234567890'), { kind: 'unsupported', method: 'A2' });
+  assert.ok(SUPPORTED_CHECK_METHODS.includes('06') && !SUPPORTED_CHECK_METHODS.includes('A2'));
+  assert.equal(checkGermanAccount('00', '0000000000').kind, 'invalid');
+});
+
+test('item 6: the Bundesbank importer keeps the check-digit method and the deletion flag', () => {
+  const parsed = parseBundesbank(decodeBundesbank(fixture('bundesbank-blz.txt')));
+  assert.deepEqual(parsed.skipped, []);
+  const methods = parsed.entries.map((e) => e.entry.checkMethod);
+  assert.deepEqual(methods, ['09', '09', '06', '00', '00']);
+  const musterkasse = parsed.entries[3]?.entry;
+  assert.equal(musterkasse?.deletionAnnounced, true);
+  const details = mergeEntries(musterkasse ? [musterkasse] : []);
+  assert.equal(details.customFields?.checkDigitMethod, '00');
+  assert.equal(details.customFields?.deletionAnnounced, true);
+});
+
+test('item 6: GLEIF registration status is kept and shown; ANNULLED/RETIRED make the record INACTIVE', () => {
+  const parsed = parseGleif(
+    fixture('gleif-bic-lei.csv').toString('utf8'),
+    fixture('gleif-lei-records.csv').toString('utf8'),
+  );
+  const byLei = new Map(parsed.entries.map((e) => [e.entry.lei, e.entry]));
+  const lapsed = byLei.get('5299000EXAMPLEBK0294');
+  assert.equal(lapsed?.registrationStatus, 'LAPSED');
+  assert.equal(lapsed.status, 'ACTIVE', 'a lapsed LEI still identifies a live entity');
+  assert.equal(mergeEntries([lapsed]).customFields?.leiRegistrationStatus, 'LAPSED');
+  // The same records with the Musterkasse LEI annulled.
+  const records = fixture('gleif-lei-records.csv')
+    .toString('utf8')
+    .replace('60311,ACTIVE,ISSUED', '60311,ACTIVE,ANNULLED');
+  const annulled = parseGleif(fixture('gleif-bic-lei.csv').toString('utf8'), records).entries.find(
+    (e) => e.entry.lei === '549300MUSTERKASSE084',
+  )?.entry;
+  assert.equal(annulled?.registrationStatus, 'ANNULLED');
+  assert.equal(annulled.status, 'INACTIVE');
+  assert.equal(byLei.get('5299000EXAMPLEBK0197')?.registrationStatus, 'ISSUED');
+});
+
+test('item 6: a foreign Fed participant (blank state) is not answered as US', () => {
+  const wire = parseFedwire(fixture('fedwire-edge-cases.txt').toString('utf8'));
+  const mx = wire.entries.find((e) => e.entry.routingNumber === '071040015')?.entry;
+  assert.equal(mx?.country, 'ZZ');
+  assert.equal(mergeEntries(mx ? [mx] : []).address?.country, 'ZZ');
+  const ach = parseFedach(fixture('fedach-edge-cases.txt').toString('utf8'));
+  assert.equal(ach.entries.find((e) => e.entry.routingNumber === '071040015')?.entry.country, 'ZZ');
+  const us = wire.entries.find((e) => e.entry.routingNumber === '011000028')?.entry;
+  assert.equal(us?.country, 'US');
+});
