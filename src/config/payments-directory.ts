@@ -16,7 +16,8 @@ export const DIRECTORY_CHECKS = [
   'bicCountryMismatch',
   'accountCheckDigits',
   'checkMethodUnsupported',
-  'leiStatus',
+  'leiLapsed',
+  'leiInactive',
 ] as const;
 export type DirectoryCheck = (typeof DIRECTORY_CHECKS)[number];
 
@@ -30,7 +31,8 @@ const DEFAULT_MODES: Record<DirectoryCheck, 'refuse' | 'warn' | 'off'> = {
   bicCountryMismatch: 'refuse',
   accountCheckDigits: 'refuse',
   checkMethodUnsupported: 'warn',
-  leiStatus: 'warn',
+  leiLapsed: 'warn',
+  leiInactive: 'refuse',
 };
 
 export const DirectorySchema = Type.Object(
