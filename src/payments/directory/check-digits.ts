@@ -84,9 +84,28 @@ const METHODS: Readonly<Record<string, Method>> = {
   '06': mod11(W2_7, 1, false),
   // 07: modulus 11, weights 2,3,4,5,6,7,8,9,10; remainder 1: invalid.
   '07': mod11(W2_10, 1, true),
+  // 08: as 00, for account numbers from 60 000 on; smaller ones are not checked.
+  '08': (d) => Number(d.join('')) < 60000 || mod10([2, 1], true)(d),
   // 09: no check-digit calculation.
   // 10: modulus 11, weights 2,3,4,5,6,7,8,9,10; remainders 0 and 1: check digit 0.
   '10': mod11(W2_10, 1, false),
+  // 11: as 10, but remainder 1 gives check digit 9.
+  '11': (d) => {
+    const r = weightedSum(d, 1, 9, W2_10) % 11;
+    return (r === 0 ? 0 : r === 1 ? 9 : 11 - r) === at(d, 10);
+  },
+  // 20: as 06 with weights 2,3,4,5,6,7,8,9,3.
+  '20': mod11([...W2_9, 3], 1, false),
+  // 26: as 06 on positions 1–7 with weights 2,3,4,5,6,7,2, check digit in position 8; a number whose
+  // positions 1 and 2 are 0 is first shifted two places left.
+  '26': (d) => {
+    const x = at(d, 1) === 0 && at(d, 2) === 0 ? [...d.slice(2), 0, 0] : d;
+    return mod11Zero(weightedSum(x, 1, 7, [...W2_7, 2])) === at(x, 8);
+  },
+  // 28: as 06 on positions 1–7 with weights 8,7,6,5,4,3,2 (from the left), check digit in position 8.
+  '28': (d) => mod11Zero(weightedSum(d, 1, 7, [2, 3, 4, 5, 6, 7, 8])) === at(d, 8),
+  // 34: as 28 with weights 7,9,10,5,8,4,2 (from the left).
+  '34': (d) => mod11Zero(weightedSum(d, 1, 7, [2, 4, 8, 5, 10, 9, 7])) === at(d, 8),
   // 32: as 06, positions 4–9 with weights 2,3,4,5,6,7.
   '32': mod11(W2_7, 4, false),
   // 33: as 06, positions 5–9 with weights 2,3,4,5,6.

@@ -38,6 +38,10 @@ const VALID: Record<string, string[]> = {
   '06': ['1234567892', '9876543211', '0001234560', '5101234586'],
   '07': ['9876543210', '0001234560', '5101234583'],
   '10': ['1234567890', '9876543210', '0001234560', '5101234583'],
+  '08': ['0000060004', '1234567897'],
+  // weights 2..10 from the right: Σ = 210, remainder 1 → check digit 9 (method 11's exception)
+  '11': ['1234567899', '0000000108', '5101234583'],
+  '20': ['1234567896', '9876543218'],
   '32': ['1234567897', '9876543219', '0001234560', '5101234587'],
   '33': ['1234567892', '9876543217', '0001234567', '5101234583'],
   '38': ['1234567899', '9876543217', '0001234562', '5101234589'],
@@ -93,6 +97,23 @@ test('item 6: short numbers are padded to 10 digits; 88 and 13 variants', () => 
   assert.deepEqual(checkGermanAccount('13', '0123456600'), { kind: 'valid' });
   assert.deepEqual(checkGermanAccount('13', '01234566'), { kind: 'valid' });
   assert.equal(checkGermanAccount('13', '0123456700').kind, 'invalid');
+});
+
+test('item 6: methods 26, 28 and 34 (check digit in position 8) and 08 below 60 000', () => {
+  // 28: 1234567 weighted 8,7,6,5,4,3,2 = 112, 112 mod 11 = 2 → 9
+  assert.deepEqual(checkGermanAccount('28', '1234567900'), { kind: 'valid' });
+  assert.equal(checkGermanAccount('28', '1234567800').kind, 'invalid');
+  assert.deepEqual(checkGermanAccount('34', '1234567100'), { kind: 'valid' });
+  assert.equal(checkGermanAccount('34', '1234567200').kind, 'invalid');
+  assert.deepEqual(checkGermanAccount('26', '1234567400'), { kind: 'valid' });
+  assert.deepEqual(checkGermanAccount('26', '0012345674'), { kind: 'valid' }, 'shifted two places');
+  assert.equal(checkGermanAccount('26', '0012345675').kind, 'invalid');
+  assert.deepEqual(
+    checkGermanAccount('08', '59999'),
+    { kind: 'valid' },
+    'not checked below 60 000',
+  );
+  assert.equal(checkGermanAccount('08', '0000060005').kind, 'invalid');
 });
 
 test('item 6: 09 is no check; an unimplemented method is reported, never passed', () => {
