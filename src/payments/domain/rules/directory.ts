@@ -7,32 +7,14 @@ import { isValidBIC, isValidIBAN } from 'ibantools';
 import { checkGermanAccount } from '../../directory/check-digits.js';
 import { DEAD_REGISTRATIONS } from '../../directory/importers/gleif.js';
 import type { DirectoryEntry, DirectorySource } from '../../directory/types.js';
+import type { DirectoryKeys } from './directory-facts.js';
 import type { PaymentOrder } from '../payment-order.js';
 import { electronicIban, isIbanAccount, isUsRoutingNumber } from './identifiers.js';
 import type { Rule, RuleCode, RuleContext } from './rule.js';
+
+export type { DirectoryFacts, DirectoryKeys } from './directory-facts.js';
 import { schemesOf, type Scheme } from './schemes.js';
 import { partiesOf } from './sites.js';
-
-/** What the directory says about the order's identifiers (loaded at the edge). */
-export interface DirectoryFacts {
-  /** Records of each routing number the order names (every source). */
-  readonly routing: ReadonlyMap<string, readonly DirectoryEntry[]>;
-  /** Records of each German bank code the order's IBANs carry (every source). */
-  readonly bankCodes: ReadonlyMap<string, readonly DirectoryEntry[]>;
-  /** GLEIF records of each LEI the order names. */
-  readonly leis: ReadonlyMap<string, readonly DirectoryEntry[]>;
-  /** The sources the directory holds records of. */
-  readonly sources: ReadonlySet<DirectorySource>;
-  /** The directory holds only the synthetic sample: absence from it proves nothing. */
-  readonly sample: boolean;
-}
-
-/** The identifiers of an order the directory is asked about. */
-export interface DirectoryKeys {
-  readonly routingNumbers: readonly string[];
-  readonly germanBankCodes: readonly string[];
-  readonly leis: readonly string[];
-}
 
 const PAYEE_BANK_ID =
   '/payeeBankReference/involvedParty/organisationIdentification/identificationNo';

@@ -4,7 +4,7 @@
 // is wrong. A pointer with a `{…}` part (a site: `{party}`, `{account}`, `{i}` …) stands for every place
 // the rule is checked; each finding names its site. docs/errors.md lists the table, tested both ways.
 import type { PaymentOrder } from '../payment-order.js';
-import type { DirectoryFacts } from './directory.js';
+import type { DirectoryFacts } from './directory-facts.js';
 
 /** Stable codes of the business rules (errors[].code of a 422, statusReasons[].code of validatePayment). */
 export type RuleCode =
