@@ -218,6 +218,8 @@ export const DIRECTORY_RULES: readonly Rule[] = [
     code: 'BIC_COUNTRY_MISMATCH',
     isoReason: 'RC01',
     pointer: PAYEE_BANK_ID,
+    // Needs no record, but is a directory check like the others: applied where its mode is.
+    applies: hasDirectory,
     check: (o) => {
       const id = o.payeeBankReference?.involvedParty?.organisationIdentification;
       const account = o.payeeAccountReference?.paymentInstructionAccount;
