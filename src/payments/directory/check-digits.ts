@@ -1,5 +1,6 @@
 // German account numbers checked with the method the Bundesbank bank code file names for the bank code
 // (field "Prüfzifferberechnungsmethode"), written from the Bundesbank's published method descriptions
+// and tested with the test account numbers those descriptions give
 // (pure). The account number is padded to 10 digits on the left; positions are numbered 1..10 from the
 // left and weights are applied from the right, as the descriptions do. A method not implemented here is
 // reported as such, never passed silently (decision: account check digits).
@@ -106,6 +107,14 @@ const METHODS: Readonly<Record<string, Method>> = {
   '28': (d) => mod11Zero(weightedSum(d, 1, 7, [2, 3, 4, 5, 6, 7, 8])) === at(d, 8),
   // 34: as 28 with weights 7,9,10,5,8,4,2 (from the left).
   '34': (d) => mod11Zero(weightedSum(d, 1, 7, [2, 4, 8, 5, 10, 9, 7])) === at(d, 8),
+  // 17: positions 2–7 weighted 1,2,1,2,1,2 from the left (cross sums), sum − 1, modulus 11; check digit
+  // in position 8 is 10 − remainder (remainder 0: 0).
+  '17': (d) => {
+    const r = (weightedSum(d, 2, 7, [2, 1], true) - 1) % 11;
+    return (r === 0 ? 0 : 10 - r) === at(d, 8);
+  },
+  // 19: as 06 with weights 2,3,4,5,6,7,8,9,1.
+  '19': mod11([...W2_9, 1], 1, false),
   // 32: as 06, positions 4–9 with weights 2,3,4,5,6,7.
   '32': mod11(W2_7, 4, false),
   // 33: as 06, positions 5–9 with weights 2,3,4,5,6.
@@ -118,6 +127,61 @@ const METHODS: Readonly<Record<string, Method>> = {
     at(d, 3) === 9
       ? mod11Zero(weightedSum(d, 3, 9, [2, 3, 4, 5, 6, 7, 8])) === at(d, 10)
       : mod11Zero(weightedSum(d, 4, 9, W2_7)) === at(d, 10),
+  // 63: as 13, but position 1 must be 0; a number whose positions 1–3 are 000 (sub-account 00 left
+  // out) is checked on positions 4–9 with the check digit in position 10.
+  '63': (d) => {
+    if (at(d, 1) !== 0) return false;
+    const base = (x: Digits) => mod10Check(weightedSum(x, 2, 7, [2, 1], true)) === at(x, 8);
+    return base(d) || (at(d, 2) === 0 && at(d, 3) === 0 && base([...d.slice(2), 0, 0]));
+  },
+  // 68: 10-digit numbers: position 4 must be 9, positions 4–9 as 00 (check digit 10). 6 to 9 digits:
+  // as 00, else as 00 without positions 3 and 4 (7 and 8 counted from the right);
+  // 9-digit numbers 400000000–499999999 carry no check digit. Fewer than 6 digits: invalid.
+  '68': (d) => {
+    const length = d.join('').replace(/^0+/, '').length;
+    if (length === 10) {
+      return at(d, 4) === 9 && mod10Check(weightedSum(d, 4, 9, [2, 1], true)) === at(d, 10);
+    }
+    if (length < 6) return false;
+    const n = Number(d.join(''));
+    if (length === 9 && n >= 400000000 && n <= 499999999) return true;
+    if (mod10Check(weightedSum(d, 1, 9, [2, 1], true)) === at(d, 10)) return true;
+    const skipped = d.map((x, i) => (i === 2 || i === 3 ? 0 : x));
+    return mod10Check(weightedSum(skipped, 1, 9, [2, 1], true)) === at(d, 10);
+  },
+  // 76: account type (position 1) 0, 4, 6, 7, 8 or 9; positions 2–7 weighted 2,3,4,… from the right,
+  // the remainder modulo 11 is the check digit in position 8 (10: not checkable, invalid); when that
+  // fails the number is checked again shifted two places left (sub-account 00 left out).
+  '76': (d) => {
+    const check = (x: Digits) => {
+      if (![0, 4, 6, 7, 8, 9].includes(at(x, 1))) return false;
+      const r = weightedSum(x, 2, 7, W2_7) % 11;
+      return r !== 10 && r === at(x, 8);
+    };
+    return check(d) || check([...d.slice(2), 0, 0]);
+  },
+  // 91: check digit in position 7, four weightings tried in turn (each as 06): positions 1–6 with
+  // 2,3,4,5,6,7 from the right; with 7,6,5,4,3,2 from the right; positions 1–10 (7 weighted 0) with
+  // 2,3,4,0,5,6,7,8,9,10 from the right; positions 1–6 with 2,4,8,5,10,9 from the right.
+  '91': (d) =>
+    [
+      mod11Zero(weightedSum(d, 1, 6, W2_7)),
+      mod11Zero(weightedSum(d, 1, 6, [7, 6, 5, 4, 3, 2])),
+      mod11Zero(weightedSum(d, 1, 10, [2, 3, 4, 0, 5, 6, 7, 8, 9, 10])),
+      mod11Zero(weightedSum(d, 1, 6, [2, 4, 8, 5, 10, 9])),
+    ].includes(at(d, 7)),
+  // A1: 8- or 10-digit numbers only; positions 3–9 as 00 (weights 2,1,… from the right, 0 for 1–2).
+  A1: (d) => {
+    const length = d.join('').replace(/^0+/, '').length;
+    return (
+      (length === 8 || length === 10) &&
+      mod10Check(weightedSum(d, 3, 9, [2, 1], true)) === at(d, 10)
+    );
+  },
+  // A2: as 00, else as 04.
+  A2: (d) =>
+    mod10Check(weightedSum(d, 1, 9, [2, 1], true)) === at(d, 10) ||
+    mod11Strict(weightedSum(d, 1, 9, [...W2_7, 2, 3, 4])) === at(d, 10),
   // 13: modulus 10 with cross sums, weights 2,1,2,1,2,1 on positions 2–7, check digit in position 8;
   // when that fails, the number is taken as shifted two places left (sub-account omitted) and checked
   // again.

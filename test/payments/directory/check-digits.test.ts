@@ -2,8 +2,9 @@
 // Bundesbank file names for the bank code (the common methods at least; an unknown method is reported,
 // never silently passed); GLEIF registration status (LAPSED, ANNULLED, RETIRED) is kept and shown; a
 // directory entry's country comes from the record, not a default."
-// Vectors: computed by hand from the Bundesbank's method descriptions (weights from the right); the
-// method 00 numbers are also valid Luhn numbers (the same algorithm), checked independently below.
+// Vectors: the test account numbers of the Bundesbank's method descriptions, and numbers computed by
+// hand from those descriptions (weights from the right); the method 00 numbers are also valid Luhn
+// numbers (the same algorithm), checked independently below.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -99,6 +100,57 @@ test('item 6: short numbers are padded to 10 digits; 88 and 13 variants', () => 
   assert.equal(checkGermanAccount('13', '0123456700').kind, 'invalid');
 });
 
+/**
+ * The test account numbers ("Testkontonummern") the Bundesbank's method descriptions give, valid and
+ * (where given) invalid; numbers shorter than 10 digits are padded on the left.
+ */
+const BUNDESBANK_TEST_NUMBERS: Record<string, { valid: string[]; invalid?: string[] }> = {
+  '00': { valid: ['9290701', '539290858', '1501824', '1501832'] },
+  '06': { valid: ['94012341', '5073321010'] },
+  '10': { valid: ['12345008', '87654008'] },
+  '17': { valid: ['0446786040'] },
+  '19': { valid: ['0240334000', '0200520016'] },
+  '26': { valid: ['0520309001', '1111118111', '0005501024'] },
+  '28': { valid: ['19999000', '9130000201'] },
+  '32': {
+    valid: ['9141405', '1709107983', '0122116979', '0121114867', '9030101192', '9245500460'],
+  },
+  '33': { valid: ['48658', '84956'] },
+  '34': { valid: ['9913000700', '9914001000'] },
+  '38': { valid: ['191919', '1100660'] },
+  // The worked examples of the description (10 digits; 9 digits by the first and the second variant).
+  '63': { valid: ['0123456600', '0001234566'], invalid: ['1123456600'] },
+  '68': { valid: ['8889654328', '987654324', '987654328', '400000000'], invalid: ['12345'] },
+  '76': { valid: ['0006543200', '9012345600', '7876543100'] },
+  '88': { valid: ['2525259', '1000500', '90013000', '92525253', '99913003'] },
+  '91': {
+    valid: [
+      ...['2974118000', '5281741000', '9952810000'],
+      ...['2974117000', '5281770000', '9952812000'],
+      ...['8840019000', '8840050000', '8840087000', '8840045000'],
+      ...['8840012000', '8840055000', '8840080000'],
+    ],
+    invalid: ['8840010000', '8840057000'],
+  },
+  A1: {
+    valid: ['0010030005', '0010030997', '1010030054'],
+    invalid: ['0110030005', '0010030998', '0000030005'],
+  },
+  A2: {
+    valid: ['3456789019', '5678901231', '6789012348', '3456789012'],
+    invalid: ['1234567890', '0123456789'],
+  },
+};
+
+test("item 6: the Bundesbank's own test account numbers", () => {
+  for (const [method, { valid, invalid = [] }] of Object.entries(BUNDESBANK_TEST_NUMBERS)) {
+    for (const n of valid)
+      assert.deepEqual(checkGermanAccount(method, n), { kind: 'valid' }, `${method} ${n}`);
+    for (const n of invalid)
+      assert.equal(checkGermanAccount(method, n).kind, 'invalid', `${method} ${n}`);
+  }
+});
+
 test('item 6: methods 26, 28 and 34 (check digit in position 8) and 08 below 60 000', () => {
   // 28: 1234567 weighted 8,7,6,5,4,3,2 = 112, 112 mod 11 = 2 → 9
   assert.deepEqual(checkGermanAccount('28', '1234567900'), { kind: 'valid' });
@@ -118,8 +170,8 @@ test('item 6: methods 26, 28 and 34 (check digit in position 8) and 08 below 60 
 
 test('item 6: 09 is no check; an unimplemented method is reported, never passed', () => {
   assert.deepEqual(checkGermanAccount('09', '1'), { kind: 'no-check' });
-  assert.deepEqual(checkGermanAccount('A2', '1234567890'), { kind: 'unsupported', method: 'A2' });
-  assert.ok(SUPPORTED_CHECK_METHODS.includes('06') && !SUPPORTED_CHECK_METHODS.includes('A2'));
+  assert.deepEqual(checkGermanAccount('B6', '1234567890'), { kind: 'unsupported', method: 'B6' });
+  assert.ok(SUPPORTED_CHECK_METHODS.includes('06') && !SUPPORTED_CHECK_METHODS.includes('B6'));
   assert.equal(checkGermanAccount('00', '0000000000').kind, 'invalid');
 });
 

@@ -74,12 +74,12 @@ const achRecord = (routingNumber: string, name: string, renumberedTo?: string) =
     statusCode: '1',
   });
 
-/** The Bundesbank fixture plus a bank code whose check-digit method (A2) is not implemented. */
+/** The Bundesbank fixture plus a bank code whose check-digit method (B6) is not implemented. */
 function bundesbankText(): string {
   const text = decodeBundesbank(fixture('bundesbank-blz.txt'));
   const line = text.split('\n')[2] ?? ''; // 37040050, method 06
-  const a2 = `70010080${line.slice(8, 150)}A2000006${line.slice(158)}`;
-  return `${text.trimEnd()}\n${a2}\n`;
+  const b6 = `70010080${line.slice(8, 150)}B6000006${line.slice(158)}`;
+  return `${text.trimEnd()}\n${b6}\n`;
 }
 
 const deIban = (bankCode: string, account: string) =>
@@ -217,7 +217,7 @@ forEachStore('bank directory at acceptance (issue 26, items 2 and 6)', (kind) =>
     const [w, ...rest] = reasonsOf(json(res));
     assert.deepEqual(rest, []);
     assert.deepEqual([w?.code, w?.reason], ['CHECK_METHOD_UNSUPPORTED', 'AC01']);
-    assert.match(w?.message ?? '', /method A2 .* not implemented/);
+    assert.match(w?.message ?? '', /method B6 .* not implemented/);
   });
 
   test("a payee bank BIC of another country than the IBAN's is refused", async () => {
