@@ -219,3 +219,12 @@ test('item 6: a foreign Fed participant (blank state) is not answered as US', ()
   const us = wire.entries.find((e) => e.entry.routingNumber === '011000028')?.entry;
   assert.equal(us?.country, 'US');
 });
+
+test('docs/bank-directory.md lists exactly the implemented check-digit methods', () => {
+  const doc = readFileSync(join(process.cwd(), 'docs', 'bank-directory.md'), 'utf8');
+  const paragraph = /Implemented \((\d+)\):([\s\S]*?) — each tested/.exec(doc);
+  assert.ok(paragraph, 'the "Implemented (n):" list');
+  const listed = [...(paragraph[2] ?? '').matchAll(/`([0-9A-E][0-9])`/g)].map((m) => m[1]);
+  assert.deepEqual(listed, [...SUPPORTED_CHECK_METHODS]);
+  assert.equal(Number(paragraph[1]), SUPPORTED_CHECK_METHODS.length);
+});
