@@ -200,6 +200,18 @@ forEachStore('bank directory at acceptance (issue 26, items 2 and 6)', (kind) =>
     );
   });
 
+  test('a bank code announced for deletion is accepted with a warning naming the successor', async () => {
+    const res = await api.create(sepaTo('50070080', '1234567897')); // method 00, deletion flag 1
+    assert.equal(res.statusCode, 201, res.body);
+    const [w, ...rest] = reasonsOf(json(res));
+    assert.deepEqual(rest, []);
+    assert.deepEqual([w?.code, w?.reason], ['BANK_CODE_DELETION_ANNOUNCED', 'RC01']);
+    assert.match(
+      w?.message ?? '',
+      /Musterkasse Frankfurt am Main.*successor bank code is 37040050/,
+    );
+  });
+
   test('the account number is checked with the bank code method (06): wrong check digit → AC01', async () => {
     assert.equal((await api.create(sepaTo('37040050', '1234567892'))).statusCode, 201);
     const res = await api.create(sepaTo('37040050', '1234567893'));

@@ -201,6 +201,19 @@ export const DIRECTORY_RULES: readonly Rule[] = [
     },
   },
   {
+    // Still valid until the issue of the file that deletes it: a warning by default, naming the successor.
+    code: 'BANK_CODE_DELETION_ANNOUNCED',
+    isoReason: 'RC01',
+    pointer: PAYEE_ACCOUNT,
+    applies: hasDirectory,
+    check: (o, c) => {
+      const found = bankCodeEntries(o, c);
+      const entry = found?.bundesbank.find((e) => e.status === 'ACTIVE' && e.deletionAnnounced);
+      if (found === undefined || entry === undefined) return undefined;
+      return `bank code ${found.bankCode} of ${found.iban} is announced for deletion in the Bundesbank file: ${describeEntry(entry)}${entry.successorBankCode ? `; its successor bank code is ${entry.successorBankCode}` : ''}`;
+    },
+  },
+  {
     code: 'BANK_CODE_UNKNOWN',
     isoReason: 'RC01',
     pointer: PAYEE_ACCOUNT,
@@ -304,6 +317,7 @@ export const DIRECTORY_CHECK_OF: Readonly<Partial<Record<RuleCode, string>>> = {
   ROUTING_NUMBER_RENUMBERED: 'renumbered',
   ROUTING_NUMBER_UNKNOWN: 'routingNumberUnknown',
   BANK_CODE_DELETED: 'bankCodeDeleted',
+  BANK_CODE_DELETION_ANNOUNCED: 'bankCodeDeletionAnnounced',
   BANK_CODE_UNKNOWN: 'bankCodeUnknown',
   BIC_COUNTRY_MISMATCH: 'bicCountryMismatch',
   ACCOUNT_CHECK_DIGITS: 'accountCheckDigits',
