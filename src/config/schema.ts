@@ -9,6 +9,7 @@ import { RateLimitConfigSchema } from './gateway-ratelimit.js';
 import { PaymentsServiceProperties } from './payments-service.js';
 import { PaymentsFeesProperties } from './payments-fees.js';
 import { PaymentsWebhooksProperties } from './payments-webhooks.js';
+import { PaymentsDirectoryProperties } from './payments-directory.js';
 import { GatewayMcpProperties } from './gateway-mcp.js';
 import { GatewayGovernanceProperties } from './gateway-governance.js';
 import { AdminConfigSchema } from './admin.js';
@@ -136,6 +137,7 @@ export const PaymentsSchema = Type.Object(
     ...PaymentsServiceProperties,
     ...PaymentsFeesProperties,
     ...PaymentsWebhooksProperties,
+    ...PaymentsDirectoryProperties,
   },
   { additionalProperties: false, default: {} },
 );

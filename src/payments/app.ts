@@ -16,6 +16,7 @@ import { accountRoutes } from './routes/accounts.js';
 import { feeRoutes } from './routes/fees.js';
 import { bankDetailsRoutes } from './routes/bank-details.js';
 import { DirectoryStore } from './directory/store.js';
+import { directoryModes } from '../config/payments-directory.js';
 
 export const PAYMENT_ORDER_BASE_PATH = '/payments/payment-order/v1';
 export const ACCOUNTS_BASE_PATH = '/accounts/v1';
@@ -51,6 +52,7 @@ export async function buildPaymentsApp(options: PaymentsAppOptions): Promise<Fas
     identity: createIdentityResolver(config),
     idempotency,
     now,
+    directoryModes: directoryModes(config.payments.directory),
   };
   const accountsCtx: PaymentsContext = { ...ctx, validator: createOperationValidator(accounts) };
 
