@@ -22,6 +22,7 @@ import { AuditLog } from '../gateway/admin/audit-log.js';
 import { KeyProvisioning } from '../gateway/admin/provisioning.js';
 import { SYSTEM_ACTOR } from '../gateway/admin/actor.js';
 import { addDemoPolicies } from './demo-policies.js';
+import { packageRoot } from '../shared/package-root.js';
 
 const SECRETS_FILE = 'demo-secrets.json';
 const DEMO_APPLICATION = 'demo-agent';
@@ -49,9 +50,20 @@ export type DemoPlan =
 
 const SHIPPED_DOCUMENTS = new Set([paymentOrderDocumentFile, accountsDocumentFile]);
 
+/**
+ * The shipped document a backend's OpenAPI file is, by its package-relative name: as written, or as the
+ * absolute path a configuration file in the package's folder resolves it to (config/load.ts).
+ */
+function shippedDocument(backend: FrozenConfig['gateway']['backends'][number]): string | undefined {
+  if (!('file' in backend.openapi)) return undefined;
+  const file = normalize(backend.openapi.file);
+  if (SHIPPED_DOCUMENTS.has(file)) return file;
+  return [...SHIPPED_DOCUMENTS].find((name) => file === join(packageRoot(), name));
+}
+
 /** The configured backends that are the shipped payment service (recognised by their OpenAPI file). */
 function isShippedPaymentBackend(backend: FrozenConfig['gateway']['backends'][number]): boolean {
-  return 'file' in backend.openapi && SHIPPED_DOCUMENTS.has(normalize(backend.openapi.file));
+  return shippedDocument(backend) !== undefined;
 }
 
 /**
@@ -103,8 +115,9 @@ export async function withDemoWiring(config: FrozenConfig): Promise<FrozenConfig
     draft.payments.bankLookup.apiKeys = [secrets.bankLookupKey];
     addDemoPolicies(draft);
     draft.gateway.backends = draft.gateway.backends.map((backend) => {
-      if (!isShippedPaymentBackend(backend) || !('file' in backend.openapi)) return backend;
-      const wired = shipped.get(normalize(backend.openapi.file));
+      const name = shippedDocument(backend);
+      if (name === undefined) return backend;
+      const wired = shipped.get(name);
       if (wired === undefined) return backend;
       const identity =
         backend.identity.mode === 'headers' && backend.identity.sharedSecret === undefined

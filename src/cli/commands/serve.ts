@@ -107,7 +107,11 @@ Stops gracefully on SIGTERM or SIGINT.
         for (const part of parts) services.push(await OPENERS[part](config, created.logger));
         const urls: Record<string, string> = {};
         for (const service of services)
-          urls[service.name] = await service.listen(reservations[service.name as Part]);
+          urls[service.name] = await listenOrExplain(
+            service,
+            config,
+            reservations[service.name as Part],
+          );
         const access = plan?.access === true ? await demoAccess(config) : undefined;
         if (access) created.scrubber.add(access.subscriptionKey);
         const admin = parts.includes('admin') ? await demoAdminToken(config) : undefined;
@@ -132,6 +136,37 @@ Stops gracefully on SIGTERM or SIGINT.
       return 0;
     },
   };
+}
+
+const PORT_VARIABLES: Record<Part, string> = {
+  gateway: 'TOOLGATE_GATEWAY_PORT',
+  payments: 'TOOLGATE_PAYMENTS_PORT',
+  admin: 'TOOLGATE_ADMIN_PORT',
+};
+
+/**
+ * Starts a service listening; a port another process holds becomes one line that names the variable and
+ * the configuration key that move it (issue 27, trap 8), instead of the bare `listen EADDRINUSE`.
+ */
+async function listenOrExplain(
+  service: Service,
+  config: FrozenConfig,
+  reservation: PortReservation | undefined,
+): Promise<string> {
+  try {
+    return await service.listen(reservation);
+  } catch (error) {
+    const part = service.name as Part;
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || !(part in PORT_VARIABLES))
+      throw error;
+    const { host, port } = config[part];
+    throw new Error(
+      `port ${port} on ${host} is already in use (the ${part} listener): stop what holds it, or move ` +
+        `the ${part} listener with ${PORT_VARIABLES[part]}=<port> (or ${part}.port in the ` +
+        `configuration file; 0 picks a free port)`,
+      { cause: error },
+    );
+  }
 }
 
 /** The primary of `--workers N`: no service of its own, N gateway workers (../workers.ts). */
