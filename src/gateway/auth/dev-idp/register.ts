@@ -25,12 +25,13 @@ export async function registerDevIdentityProvider(
   // Loaded only where the development provider runs: nothing else (keys, token, a production gateway)
   // needs oidc-provider, which warns on import under a Node.js that is not one of its LTS lines.
   const { createAuthorizationServer } = await importAuthorizationServer(app.log);
+  const resources = [...new Set([settings.mcpUrl, ...(audience === undefined ? [] : [audience])])];
   const provider = await createAuthorizationServer({
     db,
     issuer: settings.devIdp.issuer,
     idp,
     users: dev.users,
-    resources: [...new Set([settings.mcpUrl, ...(audience === undefined ? [] : [audience])])],
+    resources,
     resourceScopes: toolScopes,
     interactionPath: `${DEV_IDP_PATH}${INTERACTION_SEGMENT}`,
     accessTokenTtlSeconds: dev.accessTokenTtlSeconds,
@@ -46,6 +47,7 @@ export async function registerDevIdentityProvider(
       prefix: DEV_IDP_PATH,
       users: dev.users,
       autoLogin: dev.autoLogin,
+      resources,
     }),
   );
 }

@@ -6,7 +6,10 @@ import { openGatewayDatabase } from '../../../../src/gateway/database.js';
 import type { Database } from '../../../../src/shared/db/types.js';
 import { DATABASE_URL } from '../../../helpers/infra.js';
 
-/** Opens (and migrates) the store; the caller closes it, or it is closed when the file's tests end. */
+/**
+ * Opens (and migrates) the store. Called in a test, it is closed when the file's tests end; called in a
+ * hook (where `after` would run at once), pass closeAfter false and close it yourself.
+ */
 export async function openTestStore(
   dataDir: string,
   postgresSchema?: string,
