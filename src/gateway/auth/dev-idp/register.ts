@@ -78,7 +78,7 @@ async function importAuthorizationServer(
     if (replaced)
       log.info(
         { node: process.versions.node },
-        `Node.js ${process.versions.node} is not a line the development authorization server (oidc-provider) supports: it runs, but use Node.js 22 LTS or a later LTS (README, "Node.js")`,
+        `Node.js ${process.versions.node} is not a line the development authorization server (oidc-provider) supports: it runs, but use Node.js 22 LTS or a later LTS (README, "Requirements")`,
       );
   }
 }
