@@ -14,7 +14,8 @@ export type PaymentErrorCode =
   | 'CONCURRENT_UPDATE' // 409 another request changed the payment meanwhile (no If-Match sent)
   | 'IDEMPOTENCY_IN_PROGRESS' // 409 same key still being processed
   | 'IDEMPOTENCY_KEY_REUSED' // 422 same key with a different body
-  | 'ACCOUNT_NOT_FOUND'; // 404 accounts API: not one of the caller's accounts
+  | 'ACCOUNT_NOT_FOUND' // 404 accounts API: not one of the caller's accounts
+  | 'POSSIBLE_DUPLICATE'; // 409 the same order again within the window, unconfirmed (issue 26)
 
 const STATUS: Record<PaymentErrorCode, number> = {
   VALIDATION_FAILED: 400,
@@ -29,6 +30,7 @@ const STATUS: Record<PaymentErrorCode, number> = {
   IDEMPOTENCY_IN_PROGRESS: 409,
   IDEMPOTENCY_KEY_REUSED: 422,
   ACCOUNT_NOT_FOUND: 404,
+  POSSIBLE_DUPLICATE: 409,
 };
 
 /**
@@ -49,6 +51,8 @@ export interface PaymentErrorExtensions {
   readonly paymentStatus?: PaymentStatus;
   /** 412 PRECONDITION_FAILED: the current ETag. */
   readonly currentETag?: string;
+  /** 409 POSSIBLE_DUPLICATE: the earlier payment this order repeats. */
+  readonly duplicateOf?: string;
 }
 
 export class PaymentError extends Error {

@@ -12,6 +12,7 @@ import type {
   IdempotencyStore,
   IdempotentOutcome,
 } from '../storage/idempotency.js';
+import type { AcceptanceSettings } from '../usecases/acceptance.js';
 import type { OperationValidator } from './validation.js';
 
 export interface PaymentsContext {
@@ -20,6 +21,8 @@ export interface PaymentsContext {
   readonly identity: IdentityResolver;
   readonly idempotency: IdempotencyStore;
   readonly now: () => Date;
+  /** Rates, rail calendars and the duplicate window that acceptance checks need (issue 26). */
+  readonly acceptance?: AcceptanceSettings | undefined;
 }
 
 export function sendPaymentError(reply: FastifyReply, error: PaymentError): FastifyReply {

@@ -29,12 +29,20 @@ import {
   type StoredPayment,
 } from '../storage/payments-repo.js';
 import { payerAccountsOf } from './accounts.js';
+import {
+  ratesOf,
+  refuseDuplicate,
+  withBusinessDay,
+  type AcceptanceSettings,
+} from './acceptance.js';
 import { newPaymentId, newUetr } from './ids.js';
 
-/** Where the payment operations keep their state. */
+/** Where the payment operations keep their state, and what acceptance needs from the configuration. */
 export interface PaymentStores {
   readonly db: Database;
   readonly idempotency: IdempotencyStore;
+  /** Rates, rail calendars and the duplicate window (absent: none of those checks). */
+  readonly acceptance?: AcceptanceSettings | undefined;
 }
 
 /** What every write takes besides its own input: the idempotency claim (none without a key), the clock. */
@@ -72,17 +80,26 @@ export interface CreateInput extends WriteRequest {
   readonly order: PaymentOrder;
   readonly usedMechanism?: string | undefined;
   readonly basePath: string;
+  /** The client confirmed a possible duplicate (header Confirm-Duplicate: true). */
+  readonly confirmedDuplicate?: boolean;
 }
 
 /** The rule context of a signed-in user's request: clock, mechanism and the user's own accounts. */
 export async function userRuleContext(
   db: SqlExecutor,
   owner: string,
-  request: { now: Date; usedMechanism?: string | undefined; exceptId?: string; lock?: boolean },
+  request: {
+    now: Date;
+    usedMechanism?: string | undefined;
+    exceptId?: string;
+    lock?: boolean;
+    acceptance?: AcceptanceSettings | undefined;
+  },
 ): Promise<RuleContext> {
-  const { exceptId, lock, ...rest } = request;
+  const { exceptId, lock, acceptance, ...rest } = request;
   return {
     ...rest,
+    rates: await ratesOf(acceptance),
     payerAccounts: await payerAccountsOf(db, owner, {
       now: request.now,
       ...(exceptId !== undefined ? { exceptId } : {}),
@@ -96,20 +113,33 @@ export function createPayment(
   stores: PaymentStores,
   input: CreateInput,
 ): Promise<IdempotentOutcome> {
-  return stores.idempotency.run(input.claim, (tx) => create(tx, input));
+  return stores.idempotency.run(input.claim, (tx) => create(tx, stores.acceptance, input));
 }
 
-async function create(tx: SqlExecutor, input: CreateInput): Promise<StoredResponse> {
+async function create(
+  tx: SqlExecutor,
+  acceptance: AcceptanceSettings | undefined,
+  input: CreateInput,
+): Promise<StoredResponse> {
   const context = await userRuleContext(tx, input.owner, {
     now: input.now,
     usedMechanism: input.usedMechanism,
     lock: true,
+    acceptance,
   });
   refuseViolations(checkPaymentRules(input.order, context));
+  await refuseDuplicate(tx, acceptance, {
+    owner: input.owner,
+    order: input.order,
+    now: input.now,
+    confirmed: input.confirmedDuplicate === true,
+    keyed: input.claim !== undefined,
+  });
+  const { order } = withBusinessDay(acceptance, input.order, input.usedMechanism, input.now);
   const id = newPaymentId(input.now);
-  const record = prepareRecord(input.order, {
+  const record = prepareRecord(order, {
     identification: id,
-    uetr: input.order.paymentInstructionReference?.uetr?.toLowerCase() ?? newUetr(),
+    uetr: order.paymentInstructionReference?.uetr?.toLowerCase() ?? newUetr(),
     usedMechanism: input.usedMechanism,
   });
   const amount = instructedAmountOf(record);
@@ -156,10 +186,14 @@ export function updatePayment(
   stores: PaymentStores,
   input: UpdateInput,
 ): Promise<IdempotentOutcome> {
-  return stores.idempotency.run(input.claim, (tx) => update(tx, input));
+  return stores.idempotency.run(input.claim, (tx) => update(tx, stores.acceptance, input));
 }
 
-async function update(tx: SqlExecutor, input: UpdateInput): Promise<StoredResponse> {
+async function update(
+  tx: SqlExecutor,
+  acceptance: AcceptanceSettings | undefined,
+  input: UpdateInput,
+): Promise<StoredResponse> {
   const current = await loadOwned(tx, input.id, input.owner);
   const expected =
     input.ifMatch === undefined ? current.version : matchVersion(input.ifMatch, current.version);
@@ -189,10 +223,12 @@ async function update(tx: SqlExecutor, input: UpdateInput): Promise<StoredRespon
     usedMechanism: input.usedMechanism,
     exceptId: current.id,
     lock: true,
+    acceptance,
   });
   refuseViolations([...changed, ...checkPaymentRules(input.order, context)]);
 
-  const record = prepareRecord(input.order, {
+  const { order } = withBusinessDay(acceptance, input.order, input.usedMechanism, input.now);
+  const record = prepareRecord(order, {
     identification: current.id,
     uetr: oldUetr,
     usedMechanism: input.usedMechanism ?? current.record.paymentInstructionReference?.usedMechanism,
