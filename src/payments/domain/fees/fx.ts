@@ -143,8 +143,12 @@ export function costOf(
   const scaled = convert(table, from, to, unit * SCALE, fromMinorUnit, toMinorUnit);
   if (!scaled || scaled.convertedMinor <= 0n) return undefined;
   // scaled.convertedMinor = (to minor units per from unit) × SCALE, so cost = target × unit × SCALE / that.
+  // Rounded up, except a remainder below a millionth of a minor unit: that is the twelfth-decimal rounding
+  // of a derived reverse rate (1 / 1.16), not a real shortfall.
   const numerator = targetMinor * unit * SCALE;
-  return (numerator + scaled.convertedMinor - 1n) / scaled.convertedMinor;
+  const whole = numerator / scaled.convertedMinor;
+  const remainder = numerator % scaled.convertedMinor;
+  return remainder * 1_000_000n <= scaled.convertedMinor ? whole : whole + 1n;
 }
 
 /**
