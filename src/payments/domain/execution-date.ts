@@ -63,7 +63,10 @@ export function rollExecutionDate(
   const weekday = new Date(`${local.date}T00:00:00Z`).getUTCDay();
   return {
     requested,
-    executionDate: zonedInstant(day, local.minutes, calendar.timeZone).toISOString(),
+    // zonedInstant works in minutes: the seconds (and milliseconds) of the request are kept as they were.
+    executionDate: new Date(
+      zonedInstant(day, local.minutes, calendar.timeZone).getTime() + (at % 60_000),
+    ).toISOString(),
     rail: clock.rail,
     convention,
     reason: calendar.weekendDays.includes(weekday) ? 'WEEKEND' : 'HOLIDAY',

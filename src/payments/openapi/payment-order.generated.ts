@@ -163,12 +163,14 @@ export interface paths {
      * @description Checks a payment instruction (accounts, amounts and currencies, dates, schedule, codes)
      *     without storing or executing anything, and returns the submitted record with
      *     `paymentInstructionReference.status` and `paymentInstructionReference.reason` filled in:
-     *     a status other than FAILED means the instruction would be accepted; otherwise `reason` gives
-     *     the ISO 20022 reason code of the first problem and `statusReasons` lists every problem at once,
-     *     each with the JSON pointer of the field, a stable code, its ISO 20022 reason code and a message.
-     *     createPayment applies the same rules. Use it before createPayment to check an instruction. No
-     *     sign-in needed; when signed in, the payer account (one of the user's own) and its available
-     *     balance are checked too.
+     *     INITIATED or SCHEDULED means the instruction would be accepted; FAILED that it would not, with
+     *     `reason` giving the ISO 20022 reason code of the first problem and `statusReasons` listing every
+     *     problem at once, each with the JSON pointer of the field, a stable code, its ISO 20022 reason
+     *     code and a message. createPayment applies the same rules. Use it before createPayment to check an
+     *     instruction. No sign-in needed; when signed in, the payer account (one of the user's own) and its
+     *     available balance (in the account's currency) are checked too. Without sign-in they cannot be:
+     *     an instruction without problems then answers status null with reason ACTC (technically valid
+     *     only), never the status of an accepted one.
      */
     post: operations['validatePayment'];
     delete?: never;

@@ -49,10 +49,18 @@ export function withBusinessDay(
   now: Date,
 ): { order: PaymentOrder; adjustment?: ExecutionDateAdjustment } {
   const requested = order.paymentInstruction?.paymentDates?.requestedExecutionDate;
-  // The key is the service's: a client's copy from an earlier answer never outlives a new date.
-  const { [ADJUSTMENT]: _earlier, ...custom } = order.customFields ?? {};
+  // The key is the service's: a client's copy from an earlier answer is kept while it still describes the
+  // requested date (an order sent back as getPayment returned it), and never outlives a new date.
+  const { [ADJUSTMENT]: earlier, ...custom } = order.customFields ?? {};
+  const current =
+    typeof earlier === 'object' &&
+    earlier !== null &&
+    'executionDate' in earlier &&
+    typeof earlier.executionDate === 'string' &&
+    requested !== undefined &&
+    Date.parse(earlier.executionDate) === Date.parse(requested);
   const unadjusted =
-    order.customFields === undefined || _earlier === undefined
+    order.customFields === undefined || earlier === undefined || current
       ? order
       : { ...order, customFields: custom };
   if (acceptance === undefined || requested === undefined) return { order: unadjusted };

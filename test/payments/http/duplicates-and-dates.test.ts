@@ -116,6 +116,19 @@ forEachStore('business days of the rail (issue 26, item 8)', (kind) => {
       await send(h, 'alice', 'GET', `payments/${String(refOf(body)['identification'])}`),
     );
     assert.deepEqual(adjustmentOf(got), adjustmentOf(body), 'kept with the payment');
+    // Sent back as it was read, the record keeps the adjustment; moved to a Tuesday, it drops it.
+    const id = String(refOf(body)['identification']);
+    const same = await send(h, 'alice', 'PUT', `payments/${id}`, got);
+    assert.equal(same.statusCode, 200, same.body);
+    assert.deepEqual(adjustmentOf(json(same)), adjustmentOf(body));
+    const tuesday = structuredClone(got);
+    datesOf(tuesday)['requestedExecutionDate'] = '2026-12-01T09:00:30Z';
+    const moved = json(await send(h, 'alice', 'PUT', `payments/${id}`, tuesday));
+    assert.equal(adjustmentOf(moved), undefined);
+    assert.equal(datesOf(moved)['requestedExecutionDate'], '2026-12-01T09:00:30Z');
+    // Seconds survive a roll.
+    const seconds = json(await send(h, 'alice', 'POST', 'payments', on('2026-11-29T09:00:30Z')));
+    assert.equal(adjustmentOf(seconds)?.['executionDate'], '2026-11-30T09:00:30.000Z');
   });
 
   test('TARGET Christmas and Fedwire Thanksgiving roll to the next business day (HOLIDAY)', async () => {
