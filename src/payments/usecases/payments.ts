@@ -4,6 +4,7 @@
 import type { Database, SqlExecutor } from '../../shared/db/types.js';
 import { decideCancellation, type CancellationRequest } from '../domain/cancellation.js';
 import { PaymentError, type FieldProblem } from '../domain/errors.js';
+import { foreignHoldsMinor } from '../domain/foreign-holds.js';
 import { diffRecords } from '../domain/history.js';
 import { UPDATABLE } from '../domain/lifecycle.js';
 import { hasSchedule, type PaymentOrder } from '../domain/payment-order.js';
@@ -25,6 +26,7 @@ import type {
 import {
   findPayment,
   insertPayment,
+  paymentsOf,
   updatePaymentIfVersion,
   type StoredPayment,
 } from '../storage/payments-repo.js';
@@ -97,14 +99,22 @@ export async function userRuleContext(
   },
 ): Promise<RuleContext> {
   const { exceptId, lock, acceptance, ...rest } = request;
+  const rates = await ratesOf(acceptance);
+  const accounts = await payerAccountsOf(db, owner, {
+    now: request.now,
+    ...(exceptId !== undefined ? { exceptId } : {}),
+    ...(lock !== undefined ? { lock } : {}),
+  });
+  if (rates === undefined) return { ...rest, payerAccounts: accounts };
+  // Pending payments in other currencies hold their converted cost (the demo ledger books EUR only).
+  const pending = (await paymentsOf(db, owner)).filter((p) => p.id !== exceptId);
   return {
     ...rest,
-    rates: await ratesOf(acceptance),
-    payerAccounts: await payerAccountsOf(db, owner, {
-      now: request.now,
-      ...(exceptId !== undefined ? { exceptId } : {}),
-      ...(lock !== undefined ? { lock } : {}),
-    }),
+    rates,
+    payerAccounts: accounts.map((account) => ({
+      ...account,
+      availableMinor: account.availableMinor - foreignHoldsMinor(account, pending, rates.table),
+    })),
   };
 }
 

@@ -45,7 +45,7 @@ forEachStore('funds in every case (issue 26, item 1)', (kind) => {
     assert.match(errors(json(res))[0]?.message ?? '', /EUR 5000\.00/);
   });
 
-  test('a USD payment within the EUR balance is accepted and holds its EUR cost', async () => {
+  test('a USD payment within the EUR balance is accepted and holds its EUR cost against later payments', async () => {
     // USD 5,800.00 = EUR 5,000.00 exactly: accepted; a cent more is refused.
     const over = fromOwn('ben', { instructedAmount: 5800.01, instructedCurrency: 'USD' });
     const refused = await send(h, 'ben', 'POST', 'payments', over);
@@ -53,6 +53,15 @@ forEachStore('funds in every case (issue 26, item 1)', (kind) => {
     const exact = fromOwn('ben', { instructedAmount: 5800, instructedCurrency: 'USD' });
     const accepted = await send(h, 'ben', 'POST', 'payments', exact);
     assert.equal(accepted.statusCode, 201, accepted.body);
+    // The pending USD payment holds its EUR cost: the same funds cannot pay a second time.
+    const again = fromOwn('ben', { instructedAmount: 1, instructedCurrency: 'GBP' });
+    const spent = await send(h, 'ben', 'POST', 'payments', again);
+    assert.deepEqual(entries(json(spent)), [[AMOUNT, 'INSUFFICIENT_FUNDS', 'AM04']]);
+    assert.match(errors(json(spent))[0]?.message ?? '', /available balance of EUR 0\.00/);
+    const inEur = fromOwn('ben', { instructedAmount: 0.01, instructedCurrency: 'EUR' });
+    assert.deepEqual(entries(json(await send(h, 'ben', 'POST', 'payments', inEur))), [
+      [AMOUNT, 'INSUFFICIENT_FUNDS', 'AM04'],
+    ]);
   });
 
   test('a scheduled payment and a standing order beyond the balance are refused at acceptance', async () => {
