@@ -11,6 +11,8 @@ import { bankDirectoryCommand } from './commands/bank-directory.js';
 import { toolsCommand } from './commands/tools.js';
 import { clientConfigCommand } from './commands/client-config.js';
 import { adminTokenCommand } from './commands/admin-token.js';
+import { withSubcommands } from './commands/subcommands.js';
+import { paymentsStatusReportCommand } from './commands/payments-status-report.js';
 
 const COMMANDS: readonly Command[] = [
   serveCommand({
@@ -25,11 +27,14 @@ const COMMANDS: readonly Command[] = [
     parts: ['gateway'],
     workers: true,
   }),
-  serveCommand({
-    name: 'payments',
-    summary: 'Start the Payment Order Service only.',
-    parts: ['payments'],
-  }),
+  withSubcommands(
+    serveCommand({
+      name: 'payments',
+      summary: 'Start the Payment Order Service only (or: payments status-report <id>).',
+      parts: ['payments'],
+    }),
+    [paymentsStatusReportCommand],
+  ),
   serveCommand({
     name: 'admin',
     summary: 'Start the admin plane only (admin API and portal, default 127.0.0.1:8082).',

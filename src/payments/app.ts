@@ -11,11 +11,13 @@ import { createIdentityResolver } from './identity/resolver.js';
 import { IdempotencyStore } from './storage/idempotency.js';
 import { paymentRoutes } from './routes/payments.js';
 import { operatorRoutes } from './routes/operator.js';
+import { notificationRoutes } from './routes/notifications.js';
 import { accountRoutes } from './routes/accounts.js';
 import { feeRoutes } from './routes/fees.js';
 import { bankDetailsRoutes } from './routes/bank-details.js';
 import { DirectoryStore } from './directory/store.js';
 import { RateSource } from './usecases/rates.js';
+import { directoryModes } from '../config/payments-directory.js';
 
 export const PAYMENT_ORDER_BASE_PATH = '/payments/payment-order/v1';
 export const ACCOUNTS_BASE_PATH = '/accounts/v1';
@@ -59,6 +61,7 @@ export async function buildPaymentsApp(options: PaymentsAppOptions): Promise<Fas
       rates,
       duplicateWindowMs: config.payments.duplicates.windowSeconds * 1000,
     },
+    directoryModes: directoryModes(config.payments.directory),
   };
   const accountsCtx: PaymentsContext = { ...ctx, validator: createOperationValidator(accounts) };
 
@@ -94,5 +97,6 @@ export async function buildPaymentsApp(options: PaymentsAppOptions): Promise<Fas
     prefix: ACCOUNTS_BASE_PATH,
   });
   await app.register(operatorRoutes, { ctx, tokens: config.payments.operator.tokens });
+  await app.register(notificationRoutes, { ctx, tokens: config.payments.operator.tokens });
   return app;
 }

@@ -143,6 +143,7 @@ export async function paymentRoutes(
       usedMechanism: header(req, 'used-mechanism'),
       now: ctx.now(),
       acceptance: ctx.acceptance,
+      directoryModes: ctx.directoryModes,
     });
     return reply.code(201).send(validated);
   });

@@ -30,6 +30,8 @@ import {
   updatePaymentIfVersion,
   type StoredPayment,
 } from '../storage/payments-repo.js';
+import type { DirectoryModes } from '../../config/payments-directory.js';
+import type { RuleViolation } from '../domain/rules.js';
 import { payerAccountsOf } from './accounts.js';
 import {
   ratesOf,
@@ -37,6 +39,7 @@ import {
   withBusinessDay,
   type AcceptanceSettings,
 } from './acceptance.js';
+import { applyDirectoryModes, loadDirectoryFacts } from './directory-facts.js';
 import { newPaymentId, newUetr } from './ids.js';
 
 /** Where the payment operations keep their state, and what acceptance needs from the configuration. */
@@ -45,6 +48,8 @@ export interface PaymentStores {
   readonly idempotency: IdempotencyStore;
   /** Rates, rail calendars and the duplicate window (absent: none of those checks). */
   readonly acceptance?: AcceptanceSettings | undefined;
+  /** Refuse, warn or off per bank-directory check at acceptance (default: each check's default). */
+  readonly directoryModes?: DirectoryModes | undefined;
 }
 
 /** What every write takes besides its own input: the idempotency claim (none without a key), the clock. */
@@ -64,6 +69,29 @@ export function render(p: StoredPayment, now: Date): PaymentOrder {
     [],
     scheduleProgress(p.record, p.instancesConsumed, now),
   );
+}
+
+/**
+ * The order as answered with the directory checks set to warn listed in its statusReasons (issue 26,
+ * item 2; not stored: validatePayment answers the same at any time).
+ */
+export function withWarnings(
+  order: PaymentOrder,
+  warnings: readonly RuleViolation[],
+): PaymentOrder {
+  if (warnings.length === 0) return order;
+  return {
+    ...order,
+    paymentInstructionReference: {
+      ...order.paymentInstructionReference,
+      statusReasons: warnings.map(({ pointer, code, reason, message }) => ({
+        pointer,
+        code,
+        reason,
+        message,
+      })),
+    },
+  };
 }
 
 /** Throws 422 listing every problem (pointer, code, ISO 20022 reason, message) when there are any. */
@@ -86,7 +114,10 @@ export interface CreateInput extends WriteRequest {
   readonly confirmedDuplicate?: boolean;
 }
 
-/** The rule context of a signed-in user's request: clock, mechanism and the user's own accounts. */
+/**
+ * The rule context of a signed-in user's request: clock, mechanism, the user's own accounts and, given
+ * the order, what the bank directory says about its identifiers.
+ */
 export async function userRuleContext(
   db: SqlExecutor,
   owner: string,
@@ -96,20 +127,23 @@ export async function userRuleContext(
     exceptId?: string;
     lock?: boolean;
     acceptance?: AcceptanceSettings | undefined;
+    order?: PaymentOrder;
   },
 ): Promise<RuleContext> {
-  const { exceptId, lock, acceptance, ...rest } = request;
+  const { exceptId, lock, acceptance, order, ...rest } = request;
   const rates = await ratesOf(acceptance);
   const accounts = await payerAccountsOf(db, owner, {
     now: request.now,
     ...(exceptId !== undefined ? { exceptId } : {}),
     ...(lock !== undefined ? { lock } : {}),
   });
-  if (rates === undefined) return { ...rest, payerAccounts: accounts };
+  const directory = order !== undefined ? { directory: await loadDirectoryFacts(db, order) } : {};
+  if (rates === undefined) return { ...rest, ...directory, payerAccounts: accounts };
   // Pending payments in other currencies hold their converted cost (the demo ledger books EUR only).
   const pending = (await paymentsOf(db, owner)).filter((p) => p.id !== exceptId);
   return {
     ...rest,
+    ...directory,
     rates,
     payerAccounts: accounts.map((account) => ({
       ...account,
@@ -123,21 +157,29 @@ export function createPayment(
   stores: PaymentStores,
   input: CreateInput,
 ): Promise<IdempotentOutcome> {
-  return stores.idempotency.run(input.claim, (tx) => create(tx, stores.acceptance, input));
+  return stores.idempotency.run(input.claim, (tx) =>
+    create(tx, input, stores.directoryModes, stores.acceptance),
+  );
 }
 
 async function create(
   tx: SqlExecutor,
-  acceptance: AcceptanceSettings | undefined,
   input: CreateInput,
+  modes: DirectoryModes | undefined,
+  acceptance: AcceptanceSettings | undefined,
 ): Promise<StoredResponse> {
   const context = await userRuleContext(tx, input.owner, {
     now: input.now,
     usedMechanism: input.usedMechanism,
     lock: true,
+    order: input.order,
     acceptance,
   });
-  refuseViolations(checkPaymentRules(input.order, context));
+  const { refusals, warnings } = applyDirectoryModes(
+    checkPaymentRules(input.order, context),
+    modes,
+  );
+  refuseViolations(refusals);
   await refuseDuplicate(tx, acceptance, {
     owner: input.owner,
     order: input.order,
@@ -164,7 +206,7 @@ async function create(
   });
   return {
     statusCode: 201,
-    body: render(stored, input.now),
+    body: withWarnings(render(stored, input.now), warnings),
     headers: { ETag: etagOf(stored.version), Location: `${input.basePath}/payments/${id}` },
   };
 }
@@ -196,13 +238,16 @@ export function updatePayment(
   stores: PaymentStores,
   input: UpdateInput,
 ): Promise<IdempotentOutcome> {
-  return stores.idempotency.run(input.claim, (tx) => update(tx, stores.acceptance, input));
+  return stores.idempotency.run(input.claim, (tx) =>
+    update(tx, input, stores.directoryModes, stores.acceptance),
+  );
 }
 
 async function update(
   tx: SqlExecutor,
-  acceptance: AcceptanceSettings | undefined,
   input: UpdateInput,
+  modes: DirectoryModes | undefined,
+  acceptance: AcceptanceSettings | undefined,
 ): Promise<StoredResponse> {
   const current = await loadOwned(tx, input.id, input.owner);
   const expected =
@@ -233,9 +278,14 @@ async function update(
     usedMechanism: input.usedMechanism,
     exceptId: current.id,
     lock: true,
+    order: input.order,
     acceptance,
   });
-  refuseViolations([...changed, ...checkPaymentRules(input.order, context)]);
+  const { refusals, warnings } = applyDirectoryModes(
+    checkPaymentRules(input.order, context),
+    modes,
+  );
+  refuseViolations([...changed, ...refusals]);
 
   const { order } = withBusinessDay(acceptance, input.order, input.usedMechanism, input.now);
   const record = prepareRecord(order, {
@@ -264,7 +314,7 @@ async function update(
   if (!updated) throw stale(input.ifMatch !== undefined);
   return {
     statusCode: 200,
-    body: render(updated, input.now),
+    body: withWarnings(render(updated, input.now), warnings),
     headers: { ETag: etagOf(updated.version) },
   };
 }

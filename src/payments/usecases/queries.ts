@@ -12,6 +12,8 @@ import {
   type HistoryEntry,
 } from '../storage/payments-repo.js';
 import type { AcceptanceSettings } from './acceptance.js';
+import type { DirectoryModes } from '../../config/payments-directory.js';
+import { applyDirectoryModes, loadDirectoryFacts } from './directory-facts.js';
 import { etagOf, loadOwned, render, userRuleContext } from './payments.js';
 
 /** A page of a list, newest first, and where the next page starts (undefined: no more). */
@@ -114,15 +116,26 @@ export async function validatePayment(
     usedMechanism?: string | undefined;
     now: Date;
     acceptance?: AcceptanceSettings | undefined;
+    directoryModes?: DirectoryModes | undefined;
   },
 ): Promise<PaymentOrder> {
   const { owner, order, usedMechanism, now, acceptance } = request;
   const context =
     owner === undefined
-      ? { now, usedMechanism }
-      : await userRuleContext(db, owner, { now, usedMechanism, acceptance });
-  const errors = checkPaymentRules(order, context);
-  const first = errors[0];
-  if (first) return renderRecord(order, 'FAILED', first.reason, errors);
-  return renderRecord(order, owner === undefined ? null : initialStatus(order, now), 'ACTC');
+      ? { now, usedMechanism, directory: await loadDirectoryFacts(db, order) }
+      : await userRuleContext(db, owner, { now, usedMechanism, order, acceptance });
+  // Directory checks set to warn do not fail the order; they are listed after the refusals.
+  const { refusals, warnings } = applyDirectoryModes(
+    checkPaymentRules(order, context),
+    request.directoryModes,
+  );
+  const first = refusals[0];
+  if (first) return renderRecord(order, 'FAILED', first.reason, [...refusals, ...warnings]);
+  // Anonymous: no payer account or funds could be checked, so no status (decision above).
+  return renderRecord(
+    order,
+    owner === undefined ? null : initialStatus(order, now),
+    'ACTC',
+    warnings,
+  );
 }

@@ -5,6 +5,7 @@
 // the rule is checked; each finding names its site. docs/errors.md lists the table, tested both ways.
 import type { RateTable } from '../fees/fx.js';
 import type { PaymentOrder } from '../payment-order.js';
+import type { DirectoryFacts } from './directory-facts.js';
 
 /** Stable codes of the business rules (errors[].code of a 422, statusReasons[].code of validatePayment). */
 export type RuleCode =
@@ -40,7 +41,20 @@ export type RuleCode =
   | 'TRANSFER_AMOUNT_MISMATCH'
   | 'ACH_SAME_DAY_LIMIT'
   | 'ACH_ACCOUNT_NUMBER'
-  | 'ACH_SEC_CODE';
+  | 'ACH_SEC_CODE'
+  // The bank directory at acceptance (rules/directory.ts).
+  | 'ROUTING_NUMBER_NOT_ON_RAIL'
+  | 'ROUTING_NUMBER_SETTLEMENT_ONLY'
+  | 'ROUTING_NUMBER_RENUMBERED'
+  | 'ROUTING_NUMBER_UNKNOWN'
+  | 'BANK_CODE_DELETED'
+  | 'BANK_CODE_DELETION_ANNOUNCED'
+  | 'BANK_CODE_UNKNOWN'
+  | 'BIC_COUNTRY_MISMATCH'
+  | 'ACCOUNT_CHECK_DIGITS'
+  | 'CHECK_METHOD_UNSUPPORTED'
+  | 'LEI_LAPSED'
+  | 'LEI_INACTIVE';
 
 /** The ISO 20022 ExternalStatusReason1Code values the rules give (a pain.002 status report's reasons). */
 export type IsoReason =
@@ -90,6 +104,11 @@ export interface RuleContext {
    * currency than its payer account's is checked against the balance converted at these rates.
    */
   readonly rates?: { readonly table: RateTable; readonly maxAgeMs: number } | undefined;
+  /**
+   * What the bank directory says about the order's identifiers (loaded by the use case; issue 26, item
+   * 2). Undefined: the directory is not consulted (fee quotes, pure unit tests).
+   */
+  readonly directory?: DirectoryFacts | undefined;
 }
 
 /** One broken rule: where (JSON pointer into the order), which rule, its ISO 20022 reason, and a message. */

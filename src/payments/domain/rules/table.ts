@@ -11,6 +11,7 @@ import { costOf, rateEntryOf, staleRate } from '../fees/fx.js';
 import { toMinorRounded } from '../fees/money.js';
 import { nextExecutionFrom } from '../schedule.js';
 import { electronicIban, isIbanAccount, isUsRoutingNumber } from './identifiers.js';
+import { DIRECTORY_RULES } from './directory.js';
 import type { Finding, PayerAccount, Rule, RuleContext } from './rule.js';
 import { SCHEME_RULES } from './scheme-rules.js';
 import { currencyOf, label, schemesOf, SEPA_COUNTRIES } from './schemes.js';
@@ -527,6 +528,8 @@ export const RULES: readonly Rule[] = [
   ...FIELD_RULES,
   ...ORDER_RULES,
   ...SCHEME_RULES, // go-live list (issue 26): SEPA, FX, ACH (rules/scheme-rules.ts)
+  // The bank directory at acceptance (issue 26, item 2): last, after every other rule.
+  ...DIRECTORY_RULES,
 ];
 
 function formatMinor(minor: bigint, digits: number): string {
