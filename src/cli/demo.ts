@@ -26,6 +26,22 @@ import { addDemoPolicies } from './demo-policies.js';
 import { packageRoot } from '../shared/package-root.js';
 
 const SECRETS_FILE = 'demo-secrets.json';
+
+/** The name the demo's sample rates carry in quotes (`customFields.feeQuote.exchange.source`). */
+export const SAMPLE_RATES_SOURCE = 'sample rates (demo data, not market rates)';
+/**
+ * Round sample mid rates of the main pairs against the euro (the reverse directions are derived). No
+ * `asOf`: they are standing sample values, not a fixing, so they never go stale in a long-running demo.
+ */
+const SAMPLE_RATES: Record<string, { mid: number; marginBasisPoints: number }> = {
+  'EUR/USD': { mid: 1.16, marginBasisPoints: 25 },
+  'EUR/GBP': { mid: 0.88, marginBasisPoints: 25 },
+  'EUR/CHF': { mid: 0.93, marginBasisPoints: 25 },
+  'EUR/JPY': { mid: 180, marginBasisPoints: 40 },
+  'EUR/CAD': { mid: 1.62, marginBasisPoints: 40 },
+  'EUR/SEK': { mid: 11, marginBasisPoints: 40 },
+  'EUR/PLN': { mid: 4.25, marginBasisPoints: 40 },
+};
 const DEMO_APPLICATION = 'demo-agent';
 const DEMO_USER = 'alice';
 
@@ -126,6 +142,13 @@ export async function withDemoWiring(config: FrozenConfig): Promise<FrozenConfig
   return reconfigure(config, (draft) => {
     draft.payments.identity.sharedSecret = secrets.identitySecret;
     draft.payments.bankLookup.apiKeys = [secrets.bankLookupKey];
+    // Without rates of its own, the demo quotes and checks funds across currencies with sample rates,
+    // named as such in every quote (decision: the demo ships sample exchange rates).
+    const rates = draft.payments.fees.rates;
+    if (Object.keys(rates.pairs).length === 0 && rates.file === undefined) {
+      rates.source = SAMPLE_RATES_SOURCE;
+      rates.pairs = structuredClone(SAMPLE_RATES);
+    }
     addDemoPolicies(draft);
     draft.gateway.backends = draft.gateway.backends.map((backend) => {
       const name = shippedDocument(backend);

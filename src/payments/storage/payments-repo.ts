@@ -322,3 +322,18 @@ export async function paymentsOf(
   );
   return rows.map(fromRow);
 }
+
+/** The owner's payments created at or after `since` (ISO), newest first (duplicate detection). */
+export async function paymentsCreatedSince(
+  tx: SqlExecutor,
+  owner: string,
+  since: string,
+  max = 200,
+): Promise<StoredPayment[]> {
+  const rows = await tx.query<Row>(
+    `SELECT ${COLUMNS} FROM payments WHERE owner = $1 AND created_at >= $2
+     ORDER BY created_at DESC, id DESC LIMIT $3`,
+    [owner, since, max],
+  );
+  return rows.map(fromRow);
+}
