@@ -15,7 +15,10 @@ export interface GatewayUrlSettings {
 }
 
 /** The MCP endpoint of `environment`'s gateway, or null when none is configured for it. */
-export function gatewayUrlOf(settings: GatewayUrlSettings, environment: Environment): string | null {
+export function gatewayUrlOf(
+  settings: GatewayUrlSettings,
+  environment: Environment,
+): string | null {
   const configured = settings.configured[environment];
   if (configured !== undefined) return configured;
   return environment === settings.served ? settings.localMcpUrl : null;

@@ -73,14 +73,20 @@ export function asStrings(value: unknown): string[] {
 export function typeOf(schema: JsonObject): string | undefined {
   const { type } = schema;
   if (typeof type === 'string') return type;
-  if (Array.isArray(type)) return type.find((t): t is string => typeof t === 'string' && t !== 'null');
+  if (Array.isArray(type))
+    return type.find((t): t is string => typeof t === 'string' && t !== 'null');
   if (isObject(schema.properties)) return 'object';
   if (Array.isArray(schema.enum) && typeof schema.enum[0] === 'string') return 'string';
   return undefined;
 }
 
 /** An example value for `schema` (named `name` in its parent, for placeholders). */
-export function exampleValue(root: JsonObject, input: JsonObject, name = 'value', depth = 0): unknown {
+export function exampleValue(
+  root: JsonObject,
+  input: JsonObject,
+  name = 'value',
+  depth = 0,
+): unknown {
   if (depth > MAX_DEPTH) return null;
   const schema = flatten(root, input);
   if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];

@@ -70,13 +70,27 @@ function countControls(fields: readonly ArgumentField[]): number {
   return fields.reduce((n, f) => n + (f.kind === 'object' ? countControls(f.children) : 1), 0);
 }
 
-function fieldsOf(root: JsonObject, input: JsonObject, prefix: string, depth: number): ArgumentField[] {
+function fieldsOf(
+  root: JsonObject,
+  input: JsonObject,
+  prefix: string,
+  depth: number,
+): ArgumentField[] {
   const schema = flatten(root, input);
   const properties = isObject(schema.properties) ? schema.properties : {};
   const required = new Set(asStrings(schema.required));
   return Object.entries(properties)
     .filter((entry): entry is [string, JsonObject] => isObject(entry[1]))
-    .map(([property, raw]) => fieldOf(root, raw, property, `${prefix}/${pointerSegment(property)}`, required.has(property), depth));
+    .map(([property, raw]) =>
+      fieldOf(
+        root,
+        raw,
+        property,
+        `${prefix}/${pointerSegment(property)}`,
+        required.has(property),
+        depth,
+      ),
+    );
 }
 
 function fieldOf(
@@ -126,7 +140,9 @@ export function argumentFields(inputSchema: JsonObject): ArgumentField[] {
 /** The fields with the values of a submitted form (to show the form again as it was sent). */
 export function withValues(fields: readonly ArgumentField[], form: FormBody): ArgumentField[] {
   return fields.map((f) =>
-    f.kind === 'object' ? { ...f, children: withValues(f.children, form) } : { ...f, value: one(form, f.name) },
+    f.kind === 'object'
+      ? { ...f, children: withValues(f.children, form) }
+      : { ...f, value: one(form, f.name) },
   );
 }
 
@@ -202,12 +218,16 @@ function control(f: ArgumentField, errors: Readonly<Record<string, string>>): Ht
   if (f.kind === 'object')
     return html`<fieldset class="arguments">
       <legend>${label}</legend>
-      ${f.hint ? html`<div class="muted">${f.hint}</div>` : null} ${argumentControls(f.children, errors)}
+      ${f.hint ? html`<div class="muted">${f.hint}</div>` : null}
+      ${argumentControls(f.children, errors)}
     </fieldset>`;
   const id = idOf(f.name);
   const error = errors[f.name];
-  const described = [f.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
-  const common = html`id="${id}" name="${f.name}"${described ? html` aria-describedby="${described}"` : null}${error ? html` aria-invalid="true"` : null}`;
+  const described = [f.hint ? `${id}-hint` : '', error ? `${id}-error` : '']
+    .filter(Boolean)
+    .join(' ');
+  const common = html`id="${id}"
+  name="${f.name}"${described ? html` aria-describedby="${described}"` : null}${error ? html` aria-invalid="true"` : null}`;
   let input: Html;
   switch (f.kind) {
     case 'enum':
@@ -215,7 +235,7 @@ function control(f: ArgumentField, errors: Readonly<Record<string, string>>): Ht
         <option value="">(not set)</option>
         ${f.options.map(
           (option, i) =>
-            html`<option value="${i}"${f.value === String(i) ? html` selected` : null}>
+            html`<option value="${i}" ${f.value === String(i) ? html` selected` : null}>
               ${typeof option === 'string' ? option : JSON.stringify(option)}
             </option>`,
         )}
@@ -224,8 +244,8 @@ function control(f: ArgumentField, errors: Readonly<Record<string, string>>): Ht
     case 'boolean':
       input = html`<select ${common}>
         <option value="">(not set)</option>
-        <option value="true"${f.value === 'true' ? html` selected` : null}>true</option>
-        <option value="false"${f.value === 'false' ? html` selected` : null}>false</option>
+        <option value="true" ${f.value === 'true' ? html` selected` : null}>true</option>
+        <option value="false" ${f.value === 'false' ? html` selected` : null}>false</option>
       </select>`;
       break;
     case 'json':
@@ -235,7 +255,8 @@ function control(f: ArgumentField, errors: Readonly<Record<string, string>>): Ht
       input = html`<input
         type="text"
         ${common}${f.kind === 'string' ? null : html` inputmode="decimal"`}
-        value="${f.value}"${f.placeholder ? html` placeholder="${f.placeholder}"` : null}
+        value="${f.value}"
+        ${f.placeholder ? html` placeholder="${f.placeholder}"` : null}
       />`;
   }
   return html`<label for="${id}">${label}</label>

@@ -44,7 +44,10 @@ export interface TryItOptions {
 
 class TryItFailure extends Error {}
 
-export async function tryToolCall(request: TryItRequest, options: TryItOptions = {}): Promise<TryItOutcome> {
+export async function tryToolCall(
+  request: TryItRequest,
+  options: TryItOptions = {},
+): Promise<TryItOutcome> {
   const timeoutMs = options.timeoutMs ?? TRY_IT_TIMEOUT_MS;
   const limit = options.maxResponseBytes ?? TRY_IT_MAX_RESPONSE_BYTES;
   const doFetch = options.fetch ?? fetch;
@@ -65,7 +68,10 @@ export async function tryToolCall(request: TryItRequest, options: TryItOptions =
       redirect: 'error',
     });
     const text = await readLimited(response, limit);
-    return { status: response.status, message: text === '' ? undefined : messageOf(text, response) };
+    return {
+      status: response.status,
+      message: text === '' ? undefined : messageOf(text, response),
+    };
   };
 
   try {
@@ -85,7 +91,9 @@ export async function tryToolCall(request: TryItRequest, options: TryItOptions =
       };
     const result = init.message.result;
     const version =
-      typeof result === 'object' && result !== null && typeof (result as JsonObject).protocolVersion === 'string'
+      typeof result === 'object' &&
+      result !== null &&
+      typeof (result as JsonObject).protocolVersion === 'string'
         ? ((result as JsonObject).protocolVersion as string)
         : PROTOCOL_VERSION;
     await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, version);
@@ -110,15 +118,24 @@ export async function tryToolCall(request: TryItRequest, options: TryItOptions =
     return {
       kind: 'result',
       status: call.status,
-      result: typeof callResult === 'object' && callResult !== null ? (callResult as JsonObject) : {},
+      result:
+        typeof callResult === 'object' && callResult !== null ? (callResult as JsonObject) : {},
     };
   } catch (error) {
     if (error instanceof TryItFailure) return { kind: 'unreachable', message: error.message };
     if (signal.aborted)
-      return { kind: 'unreachable', message: `the gateway did not answer within ${timeoutMs / 1000} s` };
+      return {
+        kind: 'unreachable',
+        message: `the gateway did not answer within ${timeoutMs / 1000} s`,
+      };
     // The cause (ECONNREFUSED, a DNS failure) says more than fetch's own "fetch failed".
     const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
-    const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : (error as Error).message;
+    const detail =
+      typeof cause?.code === 'string'
+        ? cause.code
+        : typeof cause?.message === 'string'
+          ? cause.message
+          : (error as Error).message;
     return { kind: 'unreachable', message: `the gateway could not be reached (${detail})` };
   }
 }
@@ -162,7 +179,9 @@ function messageOf(text: string, response: Response): JsonObject | undefined {
   }
   try {
     const parsed = JSON.parse(json) as unknown;
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as JsonObject) : undefined;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as JsonObject)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -15,7 +15,11 @@ import { csrfField, page } from '../layout.js';
 import type { PortalContext } from '../plugin.js';
 import type { PortalSession } from '../session-store.js';
 import { exampleCall } from '../catalogue/example-call.js';
-import { developerCatalogue, type DeveloperCatalogue, type OfferedTool } from '../catalogue/offered.js';
+import {
+  developerCatalogue,
+  type DeveloperCatalogue,
+  type OfferedTool,
+} from '../catalogue/offered.js';
 import {
   argumentControls,
   argumentFields,
@@ -28,7 +32,8 @@ import { tryToolCall, type TryItOptions, type TryItOutcome } from '../catalogue/
 /** How the docs name each security class, and what it asks of a caller. */
 export const SECURITY_CLASS_TEXT: Readonly<Record<SecurityClass, string>> = {
   public: 'the subscription key is enough',
-  'user-scoped': 'acts for a user: needs the user’s token (Authorization: Bearer) as well as the key',
+  'user-scoped':
+    'acts for a user: needs the user’s token (Authorization: Bearer) as well as the key',
   optional: 'works with the key alone; with a user token it answers for that user',
 };
 
@@ -56,7 +61,9 @@ function scopesText(tool: OfferedTool): string {
 
 function catalogueBody(catalogue: DeveloperCatalogue): Html {
   if (catalogue.tools.length === 0)
-    return html`<p>No tools are offered yet: an administrator approves tools before developers can request them.</p>`;
+    return html`<p>
+      No tools are offered yet: an administrator approves tools before developers can request them.
+    </p>`;
   return html`<p>
       These are the tools you can request. <a href="/portal/request">Request access</a> to all of
       them, a product, or some tools; once approved, collect your keys and try a tool here.
@@ -79,7 +86,9 @@ function catalogueBody(catalogue: DeveloperCatalogue): Html {
                       <td>
                         ${p.tools.map(
                           (t, i) =>
-                            html`${i > 0 ? ', ' : null}<a href="/portal/catalogue/tools/${t}">${t}</a>`,
+                            html`${i > 0 ? ', ' : null}<a href="/portal/catalogue/tools/${t}"
+                                >${t}</a
+                              >`,
                         )}
                       </td>
                     </tr>`,
@@ -156,7 +165,12 @@ function toolBody(tool: OfferedTool): Html {
     </details>`;
 }
 
-function notOffered(portal: PortalContext, session: PortalSession, reply: FastifyReply, name: string) {
+function notOffered(
+  portal: PortalContext,
+  session: PortalSession,
+  reply: FastifyReply,
+  name: string,
+) {
   return portal.sendPage(
     reply,
     page(portal.assets, {
@@ -197,12 +211,14 @@ function tryItBody(
   const error = (name: string) =>
     errors[name] ? html`<div id="f-${name}-error" class="field-error">${errors[name]}</div>` : null;
   const invalid = (name: string) =>
-    errors[name] ? html` aria-invalid="true" aria-describedby="f-${name}-hint f-${name}-error"` : html` aria-describedby="f-${name}-hint"`;
+    errors[name]
+      ? html` aria-invalid="true" aria-describedby="f-${name}-hint f-${name}-error"`
+      : html` aria-describedby="f-${name}-hint"`;
   const userToken = tool.securityClass !== 'public';
   return html`<p>
-      Calls <strong>${tool.name}</strong> through the gateway’s own MCP endpoint with your key, as an
-      agent would (${tool.securityClass}: ${SECURITY_CLASS_TEXT[tool.securityClass]}). Your key is sent
-      with this one call and is neither stored nor logged by the portal.
+      Calls <strong>${tool.name}</strong> through the gateway’s own MCP endpoint with your key, as
+      an agent would (${tool.securityClass}: ${SECURITY_CLASS_TEXT[tool.securityClass]}). Your key
+      is sent with this one call and is neither stored nor logged by the portal.
       <a href="/portal/catalogue/tools/${tool.name}">About this tool</a>
     </p>
     ${
@@ -210,18 +226,24 @@ function tryItBody(
         ? html`<p class="muted">
             No gateway is configured for ${missing.join(', ')}
             (${missing.map((e) => gatewayUrlKey(e)).join(', ')}): keys of
-            ${missing.length === 1 ? 'that environment' : 'those environments'} cannot be tried here.
+            ${missing.length === 1 ? 'that environment' : 'those environments'} cannot be tried
+            here.
           </p>`
         : null
     }
     <form method="post" action="${action}" novalidate>
       ${csrfField(session)}
       <label for="f-environment">Environment</label>
-      <div id="f-environment-hint" class="muted">The gateway of the environment your key belongs to.</div>
-      <select id="f-environment" name="environment"${invalid('environment')}>
+      <div id="f-environment-hint" class="muted">
+        The gateway of the environment your key belongs to.
+      </div>
+      <select id="f-environment" name="environment" ${invalid('environment')}>
         ${environments.map(
           (e) =>
-            html`<option value="${e.environment}"${values.environment === e.environment ? html` selected` : null}>
+            html`<option
+              value="${e.environment}"
+              ${values.environment === e.environment ? html` selected` : null}
+            >
               ${e.environment} (${e.url})
             </option>`,
         )}
@@ -232,7 +254,14 @@ function tryItBody(
         Paste the key you collected (tgk_…): the portal keeps keys hashed and cannot show it again.
         It stays in this browser tab only.
       </div>
-      <input type="password" id="f-key" name="key" autocomplete="off" data-keep-in-tab required${invalid('key')} />
+      <input
+        type="password"
+        id="f-key"
+        name="key"
+        autocomplete="off"
+        data-keep-in-tab
+        required${invalid('key')}
+      />
       ${error('key')}
       ${
         userToken
@@ -242,7 +271,13 @@ function tryItBody(
                 <code>npx toolgate token --sub NAME</code>). Without it a user-scoped tool answers
                 that it needs one.
               </div>
-              <input type="password" id="f-userToken" name="userToken" autocomplete="off" data-keep-in-tab${invalid('userToken')} />
+              <input
+                type="password"
+                id="f-userToken"
+                name="userToken"
+                autocomplete="off"
+                data-keep-in-tab${invalid('userToken')}
+              />
               ${error('userToken')}`
           : null
       }
@@ -271,8 +306,9 @@ export function outcomeView(tool: string, url: string, outcome: TryItOutcome): H
     return html`<section aria-labelledby="result-title" id="try-result">
       ${heading}
       <p class="alert" role="alert">
-        The gateway refused ${outcome.step === 'initialize' ? 'the connection' : `the call of ${tool}`}
-        (HTTP ${outcome.status}, JSON-RPC error ${String(outcome.error.code ?? '—')}):
+        The gateway refused
+        ${outcome.step === 'initialize' ? 'the connection' : `the call of ${tool}`} (HTTP
+        ${outcome.status}, JSON-RPC error ${String(outcome.error.code ?? '—')}):
         ${String(outcome.error.message ?? '')}
       </p>
       ${outcome.error.data === undefined ? null : html`<pre>${pretty(outcome.error.data)}</pre>`}
@@ -291,7 +327,9 @@ export function outcomeView(tool: string, url: string, outcome: TryItOutcome): H
         ? html`<p class="muted">none</p>`
         : content.map((item) => {
             const text =
-              typeof item === 'object' && item !== null && (item as { type?: unknown }).type === 'text'
+              typeof item === 'object' &&
+              item !== null &&
+              (item as { type?: unknown }).type === 'text'
                 ? String((item as { text?: unknown }).text ?? '')
                 : pretty(item);
             return html`<pre class="result-content">${text}</pre>`;
@@ -331,7 +369,10 @@ export function registerCataloguePages(
       const { name } = request.params as { name: string };
       const tool = await offered(name);
       if (tool === undefined) return notOffered(portal, session, reply, name);
-      return portal.sendPage(reply, page(portal.assets, { title: tool.name, session, body: toolBody(tool) }));
+      return portal.sendPage(
+        reply,
+        page(portal.assets, { title: tool.name, session, body: toolBody(tool) }),
+      );
     });
 
     app.get('/catalogue/tools/:name/try', async (request, reply) => {

@@ -111,18 +111,18 @@ function collectedPage(
             s.mcpServers === null
               ? html`<p class="alert" id="client-${s.environment}" role="alert">
                   No gateway is configured for ${s.environment}: this portal does not know where
-                  ${s.environment} keys are used, so it shows no client block (the local gateway would
-                  refuse them). Ask an administrator for the ${s.environment} gateway’s URL, or to set
-                  <code>${gatewayUrlKey(s.environment)}</code>. Keep the key meanwhile: it is shown only
-                  once.
+                  ${s.environment} keys are used, so it shows no client block (the local gateway
+                  would refuse them). Ask an administrator for the ${s.environment} gateway’s URL,
+                  or to set
+                  <code>${gatewayUrlKey(s.environment)}</code>. Keep the key meanwhile: it is shown
+                  only once.
                 </p>`
               : html`<pre
                     id="client-${s.environment}"
                     data-copy-source
                     data-copy-label="Copy client block"
                   >
-${JSON.stringify(s.mcpServers, null, 2)}</pre
-                  >
+${JSON.stringify(s.mcpServers, null, 2)}</pre>
                   <p>
                     Try a tool with this key: <a href="/portal/catalogue">open the catalogue</a> and
                     choose “Try it”.

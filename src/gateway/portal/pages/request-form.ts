@@ -37,7 +37,10 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * A new form for the signed-in user: the owner prefilled from their sign-in (the e-mail address their
  * token carries, else their name or subject), and the tools picked in the catalogue (`?tools=`), if any.
  */
-export function newRequestForm(session: PortalSession, picked: readonly string[]): RequestFormValues {
+export function newRequestForm(
+  session: PortalSession,
+  picked: readonly string[],
+): RequestFormValues {
   const { name, subject } = session.actor;
   const email = name !== undefined && EMAIL.test(name) ? name : '';
   return {
@@ -63,7 +66,13 @@ export function parseRequestForm(
     ownerName: one(form, 'owner.name').trim(),
     ownerEmail: one(form, 'owner.email').trim(),
     toolsMode: one(form, 'toolsMode') === 'some' ? 'some' : 'all',
-    tools: [...new Set(many(form, 'tools').map((t) => t.trim()).filter(Boolean))],
+    tools: [
+      ...new Set(
+        many(form, 'tools')
+          .map((t) => t.trim())
+          .filter(Boolean),
+      ),
+    ],
     environments: many(form, 'environments'),
     justification: one(form, 'justification').trim(),
   };
@@ -101,38 +110,40 @@ export function parseRequestForm(
 
 function checkbox(id: string, value: string, checked: boolean, label: Html | string): Html {
   return html`<div class="choice">
-    <input type="checkbox" id="${id}" name="tools" value="${value}"${checked ? html` checked` : null} /><label
-      for="${id}"
-      >${label}</label
-    >
+    <input
+      type="checkbox"
+      id="${id}"
+      name="tools"
+      value="${value}"
+      ${checked ? html` checked` : null}
+    /><label for="${id}">${label}</label>
   </div>`;
 }
 
 function toolChoices(catalogue: DeveloperCatalogue, picked: readonly string[]): Html {
-  if (catalogue.tools.length === 0)
-    return html`<p class="muted">No tools are offered yet.</p>`;
+  if (catalogue.tools.length === 0) return html`<p class="muted">No tools are offered yet.</p>`;
   return html`${
-    catalogue.products.length > 0
-      ? html`<p class="muted">Products (every tool of the product):</p>
-          ${catalogue.products.map((p) =>
-            checkbox(
-              `tool-product-${p.name}`,
-              `product:${p.name}`,
-              picked.includes(`product:${p.name}`),
-              html`product ${p.name} <span class="muted">(${p.tools.join(', ')})</span>`,
-            ),
-          )}`
-      : null
-  }
-  <p class="muted">Tools (<a href="/portal/catalogue">see the catalogue</a>):</p>
-  ${catalogue.tools.map((t) =>
-    checkbox(
-      `tool-${t.name}`,
-      t.name,
-      picked.includes(t.name),
-      html`${t.name} <span class="muted">(${t.securityClass})</span>`,
-    ),
-  )}`;
+      catalogue.products.length > 0
+        ? html`<p class="muted">Products (every tool of the product):</p>
+            ${catalogue.products.map((p) =>
+              checkbox(
+                `tool-product-${p.name}`,
+                `product:${p.name}`,
+                picked.includes(`product:${p.name}`),
+                html`product ${p.name} <span class="muted">(${p.tools.join(', ')})</span>`,
+              ),
+            )}`
+        : null
+    }
+    <p class="muted">Tools (<a href="/portal/catalogue">see the catalogue</a>):</p>
+    ${catalogue.tools.map((t) =>
+      checkbox(
+        `tool-${t.name}`,
+        t.name,
+        picked.includes(t.name),
+        html`${t.name} <span class="muted">(${t.securityClass})</span>`,
+      ),
+    )}`;
 }
 
 export function requestForm(
