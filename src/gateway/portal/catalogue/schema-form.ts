@@ -104,20 +104,30 @@ function fieldOf(
   const schema = flatten(root, raw);
   const type = typeOf(schema);
   const base = { name, property, required, hint: hintOf(schema, type) };
+  // Only required fields start with a value (the schema's example or default, an enum's default or first
+  // value): an optional field left as it is sends nothing, and the gateway applies the backend's defaults.
   if (Array.isArray(schema.enum) && schema.enum.length > 0) {
-    const chosen = schema.default ?? (required ? schema.enum[0] : undefined);
+    const chosen = required ? (schema.default ?? schema.enum[0]) : undefined;
     const index = chosen === undefined ? -1 : schema.enum.findIndex((v) => v === chosen);
     return { ...base, kind: 'enum', options: schema.enum, value: index < 0 ? '' : String(index) };
   }
   const simple = schema.oneOf === undefined && schema.anyOf === undefined;
-  if (simple && (type === 'string' || type === 'number' || type === 'integer'))
+  if (simple && (type === 'string' || type === 'number' || type === 'integer')) {
+    const given = givenValue(schema);
     return {
       ...base,
       kind: type,
-      value: givenValue(schema),
-      placeholder: type === 'string' ? String(exampleValue(root, schema, property)) : '',
+      value: required ? given : '',
+      placeholder:
+        given !== ''
+          ? given
+          : type === 'string'
+            ? String(exampleValue(root, schema, property))
+            : '',
     };
-  if (simple && type === 'boolean') return { ...base, kind: 'boolean', value: givenValue(schema) };
+  }
+  if (simple && type === 'boolean')
+    return { ...base, kind: 'boolean', value: required ? givenValue(schema) : '' };
   if (simple && type === 'object' && isObject(schema.properties) && depth < MAX_FIELDSET_DEPTH) {
     const children = fieldsOf(root, schema, name, depth + 1);
     if (children.length > 0 && countControls(children) <= MAX_FIELDSET_CONTROLS)
