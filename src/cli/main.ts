@@ -11,6 +11,18 @@ import { bankDirectoryCommand } from './commands/bank-directory.js';
 import { toolsCommand } from './commands/tools.js';
 import { clientConfigCommand } from './commands/client-config.js';
 import { adminTokenCommand } from './commands/admin-token.js';
+import { paymentsEngineCommand } from './commands/payments-engine.js';
+
+/** A command whose first argument may name a subcommand of its own (`payments engine run …`). */
+function withSubcommands(command: Command, subcommands: readonly Command[]): Command {
+  return {
+    ...command,
+    run(argv, context) {
+      const sub = subcommands.find((s) => s.name === argv[0]);
+      return sub ? sub.run(argv.slice(1), context) : command.run(argv, context);
+    },
+  };
+}
 
 const COMMANDS: readonly Command[] = [
   serveCommand({
@@ -25,11 +37,15 @@ const COMMANDS: readonly Command[] = [
     parts: ['gateway'],
     workers: true,
   }),
-  serveCommand({
-    name: 'payments',
-    summary: 'Start the Payment Order Service only.',
-    parts: ['payments'],
-  }),
+  withSubcommands(
+    serveCommand({
+      name: 'payments',
+      summary:
+        'Start the Payment Order Service only ("payments engine run --until …": run due payments).',
+      parts: ['payments'],
+    }),
+    [paymentsEngineCommand],
+  ),
   serveCommand({
     name: 'admin',
     summary: 'Start the admin plane only (admin API and portal, default 127.0.0.1:8082).',

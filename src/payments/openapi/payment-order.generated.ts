@@ -974,6 +974,13 @@ export interface components {
       };
       /** @description Text explaining the change (the cancellation result, or the bank's description of a status change). */
       description?: string;
+      /**
+       * @description With a status change by the execution engine or the operator: its ISO 20022 payment status
+       *     (ACSP settlement in process, ACSC settled, RJCT rejected, CANC cancelled …).
+       */
+      isoStatus?: string;
+      /** @description With RJCT, the ISO 20022 status reason code (AM04 insufficient funds, AC04 closed account, AC01 unknown account, AM03 currency not convertible). */
+      isoReason?: string;
     };
     /** @description One changed field of a payment record. */
     FieldChange: {
