@@ -1,9 +1,12 @@
-// Which transitions are due at a given instant (pure). A payment executes on its execution date at its
-// rail's cut-off, in the rail's time zone: the first business day of the rail's calendar on or after
-// the requested execution date (or the acceptance, when later), the next one when it was accepted after
-// that day's cut-off; the same clock the fee quote uses (domain/fees). It settles on its value date
-// (the execution date plus the rail's settlement days, at local midnight) and never before it was
-// executed. A standing order or recurring schedule produces instance n at its n-th execution instant.
+// Which transitions are due at a given instant (pure). A payment executes on its execution date, in its
+// rail's time zone: the first business day of the rail's calendar on or after the requested execution
+// date (or the acceptance, when later), the next one when it was accepted after that day's cut-off; the
+// same clock the fee quote uses (domain/fees). Batch rails (mass payments: SEPA, ACH, Bacs; and book
+// transfers, on the bank's end-of-day run) submit at the day's cut-off; real-time rails (RTGS, instant)
+// as soon as the execution date has begun and the payment was accepted (decision: engine due times).
+// It settles on its value date (the execution date plus the rail's settlement days, at local midnight)
+// and never before it was executed. A standing order or recurring schedule produces instance n at its
+// n-th execution instant.
 import { extractIBAN, electronicFormatIBAN } from 'ibantools';
 import { quoteDates } from '../domain/fees/dates.js';
 import { zonedInstant } from '../domain/fees/calendar.js';
@@ -41,8 +44,9 @@ export interface ExecutionTimes {
   /** The execution date (YYYY-MM-DD in the rail's zone) and the rail it runs on. */
   readonly executionDate: string;
   readonly rail: string;
+  readonly channel: Channel;
   readonly timeZone: string;
-  /** The cut-off of the execution date: when the payment is debited and submitted. */
+  /** When the payment is debited and submitted (batch rails: the execution date's cut-off). */
   readonly dueAt: Date;
   /** When it settles (value date, never before dueAt). */
   readonly settleAt: Date;
@@ -98,13 +102,18 @@ export function executionTimes(
     settlementDays: clock.settlementDays,
     crossBorderExtraDays: fees.crossBorderExtraDays,
   });
-  const valueStart = zonedInstant(dates.valueDate, 0, clock.calendar.timeZone);
+  const zone = clock.calendar.timeZone;
+  const dayStart = zonedInstant(dates.executionDate, 0, zone);
+  const realTime = channel === 'RTGS' || channel === 'RTNS';
+  const dueAt = realTime ? (effective > dayStart ? effective : dayStart) : dates.cutOff;
+  const valueStart = zonedInstant(dates.valueDate, 0, zone);
   return {
     executionDate: dates.executionDate,
     rail: clock.rail,
-    timeZone: clock.calendar.timeZone,
-    dueAt: dates.cutOff,
-    settleAt: valueStart > dates.cutOff ? valueStart : dates.cutOff,
+    channel,
+    timeZone: zone,
+    dueAt,
+    settleAt: valueStart > dueAt ? valueStart : dueAt,
   };
 }
 

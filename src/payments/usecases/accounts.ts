@@ -22,7 +22,7 @@ import {
   postJournal,
   type AccountEntry,
 } from '../storage/ledger-repo.js';
-import { paymentsOf, type StoredPayment } from '../storage/payments-repo.js';
+import { findPayment, paymentsOf, type StoredPayment } from '../storage/payments-repo.js';
 import { backfillJournals } from '../engine/postings.js';
 
 /**
@@ -81,9 +81,13 @@ export async function ledgerOf(
   const payments = await paymentsOf(db, owner);
   const byId = new Map(payments.map((p) => [p.id, p]));
   const holds = holdsOf(payments, account).map((h) => toHoldEntry(h.payment, h.minor));
-  const entries = (await entriesOf(db, account.accountId)).map((e) =>
-    toLedgerEntry(e, e.paymentId === null ? undefined : byId.get(e.paymentId)),
-  );
+  const entries: LedgerEntry[] = [];
+  for (const e of await entriesOf(db, account.accountId)) {
+    // A credit from another user's payment shows that payment's payer name and remittance text.
+    const id = e.paymentId;
+    const payment = id === null ? undefined : (byId.get(id) ?? (await findPayment(db, id)));
+    entries.push(toLedgerEntry(e, payment));
+  }
   return [...holds, ...entries];
 }
 
