@@ -7,6 +7,7 @@
 import type { Database, SqlExecutor } from '../../shared/db/types.js';
 import type { RateTable } from '../domain/fees/fx.js';
 import type { FeesSettings } from '../domain/fees/quote.js';
+import type { PaymentLeg } from '../domain/ledger.js';
 import { minorUnit } from '../domain/currencies.js';
 import { prepareRecord, instructedAmountOf } from '../domain/record-conversion.js';
 import { occurrenceAt, remainingInstances } from '../domain/schedule.js';
@@ -99,23 +100,47 @@ async function runAction(
   planned: Action,
   until: Date,
 ): Promise<EngineStep[]> {
-  const payment = await claimPayment(tx, planned.paymentId);
-  if (!payment) return [];
-  const action = nextAction(payment, fees);
-  if (!action || action.kind !== planned.kind || action.at.getTime() > until.getTime()) return [];
-  // Recorded at the moment it was due (never before the payment's last change).
-  const at = new Date(Math.max(action.at.getTime(), Date.parse(payment.updatedAt))).toISOString();
+  const claimed = await claimPayment(tx, planned.paymentId);
+  if (!claimed) return [];
+  const first = nextAction(claimed, fees);
+  if (!first || first.kind !== planned.kind || first.at.getTime() > until.getTime()) return [];
+  // What is due next for the same payment follows in the same transaction (a payment that settles the
+  // day it executes is debited and settled in one commit); at most the three steps of a payment.
+  const steps: EngineStep[] = [];
+  let payment: StoredPayment | undefined = claimed;
+  let action: Action | undefined = first;
+  let leg: PaymentLeg | undefined;
+  for (let n = 0; n < 3 && payment && action && action.at.getTime() <= until.getTime(); n += 1) {
+    // Recorded at the moment it was due (never before the payment's last change).
+    const at = new Date(Math.max(action.at.getTime(), Date.parse(payment.updatedAt))).toISOString();
+    const done = await runStep(tx, payment, rates, action, at, leg);
+    steps.push(...done.steps);
+    payment = done.payment;
+    leg = done.leg;
+    action = payment ? nextAction(payment, fees) : undefined;
+  }
+  return steps;
+}
+
+async function runStep(
+  tx: SqlExecutor,
+  payment: StoredPayment,
+  rates: RateTable | undefined,
+  action: Action,
+  at: string,
+  leg: PaymentLeg | undefined,
+): Promise<{ steps: EngineStep[]; payment?: StoredPayment | undefined; leg?: PaymentLeg }> {
   switch (action.kind) {
     case 'EXECUTE':
-      return [await execute(tx, payment, rates, at)];
+      return execute(tx, payment, rates, at);
     case 'SETTLE':
-      return [await move(tx, payment, 'SETTLE', { to: 'COMPLETED', at, reason: null })];
+      // The leg debited earlier in this transaction, when it was (else read back from the journals).
+      return move(tx, payment, 'SETTLE', { to: 'COMPLETED', at, reason: null, leg });
     case 'INSTANCE':
-      return produceInstance(tx, payment, action, at);
+      // The instance is a payment of its own: it is claimed on its own.
+      return { steps: await produceInstance(tx, payment, action, at) };
     case 'FINISH':
-      return [
-        await move(tx, payment, 'FINISH', { to: 'COMPLETED', at, reason: 'SCHEDULE_COMPLETED' }),
-      ];
+      return move(tx, payment, 'FINISH', { to: 'COMPLETED', at, reason: 'SCHEDULE_COMPLETED' });
   }
 }
 
@@ -124,11 +149,11 @@ async function move(
   payment: StoredPayment,
   action: ActionKind,
   change: Omit<TransitionRequest, 'actor'>,
-): Promise<EngineStep> {
+): Promise<{ steps: EngineStep[]; payment: StoredPayment }> {
   const updated = await applyTransition(tx, payment, { ...change, actor: ENGINE_ACTOR });
   if (!updated) throw new Error(`payment ${payment.id} changed while claimed`);
   const isoStatus = ISO_STATUS_OF[change.to];
-  return {
+  const step: EngineStep = {
     paymentId: payment.id,
     action,
     from: payment.status,
@@ -138,6 +163,7 @@ async function move(
     ...(change.isoReason !== undefined ? { isoReason: change.isoReason } : {}),
     ...(change.description !== undefined ? { description: change.description } : {}),
   };
+  return { steps: [step], payment: updated };
 }
 
 /**
@@ -150,7 +176,7 @@ async function execute(
   payment: StoredPayment,
   rates: RateTable | undefined,
   at: string,
-): Promise<EngineStep> {
+): Promise<{ steps: EngineStep[]; payment: StoredPayment; leg?: PaymentLeg }> {
   const plan = await planDebit(tx, payment, rates);
   if (!plan.ok) {
     return move(tx, payment, 'EXECUTE', {
@@ -172,7 +198,13 @@ async function execute(
       description: `insufficient funds: ${show(plan.leg.amountMinor)} exceeds the available ${show(plan.availableMinor)} on ${plan.leg.payerAccountId}`,
     });
   }
-  return move(tx, payment, 'EXECUTE', { to: 'PENDING', at, reason: null, debit: plan.leg });
+  const moved = await move(tx, payment, 'EXECUTE', {
+    to: 'PENDING',
+    at,
+    reason: null,
+    leg: plan.leg,
+  });
+  return { ...moved, leg: plan.leg };
 }
 
 function formatMinor(minor: bigint, digits: number): string {
@@ -255,9 +287,12 @@ async function produceInstance(
     },
   ];
   if (occurrenceAt(parent.record, n + 1) === undefined) {
-    steps.push(
-      await move(tx, counted, 'FINISH', { to: 'COMPLETED', at, reason: 'SCHEDULE_COMPLETED' }),
-    );
+    const done = await move(tx, counted, 'FINISH', {
+      to: 'COMPLETED',
+      at,
+      reason: 'SCHEDULE_COMPLETED',
+    });
+    steps.push(...done.steps);
   }
   return steps;
 }

@@ -12,7 +12,10 @@ import {
   returnJournal,
   reversalJournal,
   settleJournal,
+  type Journal,
+  type JournalKind,
   type PaymentLeg,
+  type Posting,
 } from '../domain/ledger.js';
 import type { PaymentStatus } from '../domain/lifecycle.js';
 import { hasSchedule } from '../domain/payment-order.js';
@@ -22,11 +25,11 @@ import {
   balanceOf,
   findCustomerAccount,
   findLedgerAccount,
-  journalEntries,
+  paymentEntries,
   postJournal,
 } from '../storage/ledger-repo.js';
 import {
-  paymentsOf,
+  listPayments,
   updatePaymentIfVersion,
   type StoredPayment,
 } from '../storage/payments-repo.js';
@@ -56,15 +59,20 @@ export async function planDebit(
   p: StoredPayment,
   rates: RateTable | undefined,
 ): Promise<DebitPlan> {
-  const accounts = await accountsOf(tx, p.owner);
   const named = p.record.payerAccountReference?.paymentInstructionAccount?.accountId;
-  const account =
-    named === undefined ? accounts[0] : accounts.find((a) => a.accountId === electronicIban(named));
-  if (!account)
-    return reject('AC01', `${named ?? 'the payer account'} is not an account of ${p.owner}`);
-  await openLedgerFor(tx, p.owner, account);
-  const ledger = await findLedgerAccount(tx, account.accountId, { lock: true });
-  if (ledger?.status !== 'OPEN') return reject('AC04', `${account.accountId} is closed`);
+  const payer = named === undefined ? undefined : electronicIban(named);
+  let ledger = payer === undefined ? undefined : await findLedgerAccount(tx, payer, { lock: true });
+  if (ledger?.kind !== 'CUSTOMER' || ledger.owner !== p.owner) {
+    // Not in the ledger yet (or not the owner's): the owner's demo accounts, opened in the ledger now.
+    const accounts = await accountsOf(tx, p.owner);
+    const demo = payer === undefined ? accounts[0] : accounts.find((a) => a.accountId === payer);
+    if (!demo)
+      return reject('AC01', `${named ?? 'the payer account'} is not an account of ${p.owner}`);
+    await openLedgerFor(tx, p.owner, demo);
+    ledger = await findLedgerAccount(tx, demo.accountId, { lock: true });
+  }
+  if (ledger?.status !== 'OPEN') return reject('AC04', `${ledger?.id ?? named ?? ''} is closed`);
+  const account = { accountId: ledger.id, currency: ledger.currency };
   const amount = instructedMinor(p);
   if (!amount) return reject('AM03', 'the payment has no amount in a known currency');
   let debitMinor = amount.minor;
@@ -87,10 +95,8 @@ export async function planDebit(
   const payeeId = p.record.payeeAccountReference?.paymentInstructionAccount?.accountId;
   const payee = payeeId === undefined ? undefined : await findCustomerAccount(tx, payeeId);
   if (payee?.status === 'CLOSED') return reject('AC04', `the payee account ${payee.id} is closed`);
-  const held = holdsOf(await paymentsOf(tx, p.owner), account, p.id).reduce(
-    (a, h) => a + h.minor,
-    0n,
-  );
+  const initiated = await listPayments(tx, { owner: p.owner, status: 'INITIATED', limit: 1000 });
+  const held = holdsOf(initiated, account, p.id).reduce((a, h) => a + h.minor, 0n);
   return {
     ok: true,
     availableMinor: (await balanceOf(tx, account.accountId)) - held,
@@ -108,11 +114,14 @@ export async function planDebit(
 }
 
 /** The leg of a debited payment, read back from its DEBIT journal (and its SETTLE one, if any). */
-async function postedLeg(tx: SqlExecutor, p: StoredPayment): Promise<PaymentLeg | undefined> {
-  const debit = await journalEntries(tx, p.id, 'DEBIT');
-  const payer = debit.find((e) => e.amountMinor < 0n);
+async function postedLeg(
+  tx: SqlExecutor,
+  p: StoredPayment,
+  posted: PostedJournals,
+): Promise<PaymentLeg | undefined> {
+  const payer = posted.get('DEBIT')?.find((e) => e.amountMinor < 0n);
   if (!payer) return undefined;
-  const settled = (await journalEntries(tx, p.id, 'SETTLE')).find((e) => e.amountMinor > 0n);
+  const settled = posted.get('SETTLE')?.find((e) => e.amountMinor > 0n);
   let payeeAccountId = settled?.accountId;
   if (!settled) {
     const payeeId = p.record.payeeAccountReference?.paymentInstructionAccount?.accountId;
@@ -144,8 +153,11 @@ export interface TransitionRequest {
   readonly reason: string | null;
   readonly isoReason?: RejectReason | undefined;
   readonly description?: string | undefined;
-  /** The debit to post when the payment leaves for clearing (the engine plans it; else planned here). */
-  readonly debit?: PaymentLeg | undefined;
+  /**
+   * The payment's leg when the caller knows it: the debit the engine planned, or the one it posted
+   * earlier in this transaction. Else planned here (debit) or read back from the journals.
+   */
+  readonly leg?: PaymentLeg | undefined;
   readonly rates?: RateTable | undefined;
 }
 
@@ -160,32 +172,53 @@ export async function applyTransition(
 ): Promise<StoredPayment | undefined> {
   const { to, at } = request;
   // A standing order itself moves no money: its instances do (each a payment of its own).
-  const moves = !hasSchedule(current.record);
-  if (moves && (to === 'PENDING' || to === 'CONFIRMED' || to === 'COMPLETED')) {
-    if ((await journalEntries(tx, current.id, 'DEBIT')).length === 0) {
-      let leg = request.debit;
-      if (!leg) {
-        const plan = await planDebit(tx, current, request.rates);
-        if (!plan.ok)
-          throw new PaymentError(
-            'INVALID_STATE',
-            `The payment cannot be debited: ${plan.reason} ${REJECT_REASONS[plan.reason]} (${plan.message}).`,
-            undefined,
-            { paymentStatus: current.status },
-          );
-        leg = plan.leg;
-      }
-      await postJournal(tx, debitJournal(leg, at));
+  if (hasSchedule(current.record)) return record(tx, current, request);
+  const posted = await postedJournals(tx, current.id);
+  const post = async (journal: Journal) => {
+    await postJournal(tx, journal);
+    posted.set(journal.kind, journal.postings);
+  };
+  let leg = request.leg;
+  if ((to === 'PENDING' || to === 'CONFIRMED' || to === 'COMPLETED') && !posted.has('DEBIT')) {
+    if (!leg) {
+      const plan = await planDebit(tx, current, request.rates);
+      if (!plan.ok)
+        throw new PaymentError(
+          'INVALID_STATE',
+          `The payment cannot be debited: ${plan.reason} ${REJECT_REASONS[plan.reason]} (${plan.message}).`,
+          undefined,
+          { paymentStatus: current.status },
+        );
+      leg = plan.leg;
     }
+    await post(debitJournal(leg, at));
   }
-  const leg = moves ? await postedLeg(tx, current) : undefined;
-  if (leg && to === 'COMPLETED') await postJournal(tx, settleJournal(leg, at));
-  if (leg && (to === 'FAILED' || to === 'CANCELLED')) {
-    const settled = (await journalEntries(tx, current.id, 'SETTLE')).length > 0;
-    if (!settled) await postJournal(tx, reversalJournal(leg, at));
+  leg ??= await postedLeg(tx, current, posted);
+  if (leg && to === 'COMPLETED' && !posted.has('SETTLE')) await post(settleJournal(leg, at));
+  if (leg && (to === 'FAILED' || to === 'CANCELLED') && !posted.has('SETTLE'))
+    await post(reversalJournal(leg, at));
+  if (leg && to === 'RETURNED' && posted.has('SETTLE')) await post(returnJournal(leg, at));
+  return record(tx, current, request);
+}
+
+/** The payment's journals posted so far, by kind, with their entries. */
+type PostedJournals = Map<JournalKind, readonly Posting[]>;
+
+async function postedJournals(tx: SqlExecutor, paymentId: string): Promise<PostedJournals> {
+  const out: PostedJournals = new Map();
+  for (const e of await paymentEntries(tx, paymentId)) {
+    out.set(e.kind, [...(out.get(e.kind) ?? []), e]);
   }
-  if (leg && to === 'RETURNED' && (await journalEntries(tx, current.id, 'SETTLE')).length > 0)
-    await postJournal(tx, returnJournal(leg, at));
+  return out;
+}
+
+/** The status change and its STATUS_CHANGED history entry (with its ISO 20022 codes). */
+function record(
+  tx: SqlExecutor,
+  current: StoredPayment,
+  request: TransitionRequest,
+): Promise<StoredPayment | undefined> {
+  const { to, at } = request;
   const isoStatus = ISO_STATUS_OF[to];
   return updatePaymentIfVersion(tx, current, current.version, {
     status: to,

@@ -145,25 +145,37 @@ export async function closeLedgerAccount(
   );
 }
 
-/** Appends a balanced journal; false (nothing written) when a journal with its id already exists. */
+/**
+ * Appends a balanced journal; false (nothing written) when a journal with its id already exists. The
+ * bank's accounts of a currency exist once a customer account in it was opened (ensureLedgerAccount).
+ */
 export async function postJournal(tx: SqlExecutor, j: Journal): Promise<boolean> {
   if (!isBalanced(j.postings)) throw new Error(`journal ${j.id} is not balanced`);
-  const exists = await tx.query('SELECT 1 FROM ledger_journals WHERE id = $1', [j.id]);
-  if (exists.length > 0) return false;
-  for (const p of j.postings) await ensureBankAccounts(tx, p.currency, j.postedAt);
-  await tx.execute(
-    `INSERT INTO ledger_journals (id, payment_id, kind, posted_at, description) VALUES ($1, $2, $3, $4, $5)`,
+  const inserted = await tx.execute(
+    `INSERT INTO ledger_journals (id, payment_id, kind, posted_at, description)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
     [j.id, j.paymentId, j.kind, j.postedAt, j.description],
   );
-  let line = 0;
-  for (const p of j.postings) {
-    line += 1;
-    await tx.execute(
-      `INSERT INTO ledger_entries (journal_id, line, account_id, currency, amount_minor, posted_at, payment_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [j.id, line, p.accountId, p.currency, String(p.amountMinor), j.postedAt, j.paymentId],
-    );
-  }
+  if (inserted === 0) return false;
+  // All entries in one statement: (journal_id, line, account_id, currency, amount_minor, posted_at, payment_id).
+  const values = j.postings.map((_, i) => {
+    const b = i * 7;
+    return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7})`;
+  });
+  const params = j.postings.flatMap((p, i) => [
+    j.id,
+    i + 1,
+    p.accountId,
+    p.currency,
+    String(p.amountMinor),
+    j.postedAt,
+    j.paymentId,
+  ]);
+  await tx.execute(
+    `INSERT INTO ledger_entries (journal_id, line, account_id, currency, amount_minor, posted_at, payment_id)
+     VALUES ${values.join(', ')}`,
+    params,
+  );
   return true;
 }
 
@@ -221,18 +233,24 @@ export async function entriesOf(
   }));
 }
 
-/** The entries of a payment's journal of that kind (empty when it was not posted). */
-export async function journalEntries(
+/** Every entry of the payment's journals, with the journal's kind, in posting order. */
+export async function paymentEntries(
   tx: SqlExecutor,
   paymentId: string,
-  kind: JournalKind,
-): Promise<{ accountId: string; currency: string; amountMinor: bigint }[]> {
-  const rows = await tx.query<{ account_id: string; currency: string; amount: string }>(
-    `SELECT e.account_id, e.currency, CAST(e.amount_minor AS TEXT) AS amount
-     FROM ledger_entries e WHERE e.journal_id = $1 ORDER BY e.line`,
-    [`${paymentId}:${kind}`],
+): Promise<{ kind: JournalKind; accountId: string; currency: string; amountMinor: bigint }[]> {
+  const rows = await tx.query<{
+    kind: string;
+    account_id: string;
+    currency: string;
+    amount: string;
+  }>(
+    `SELECT j.kind, e.account_id, e.currency, CAST(e.amount_minor AS TEXT) AS amount
+     FROM ledger_entries e JOIN ledger_journals j ON j.id = e.journal_id
+     WHERE e.payment_id = $1 ORDER BY e.posted_at, e.journal_id, e.line`,
+    [paymentId],
   );
   return rows.map((r) => ({
+    kind: r.kind as JournalKind,
     accountId: r.account_id,
     currency: r.currency,
     amountMinor: BigInt(r.amount),

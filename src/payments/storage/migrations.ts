@@ -123,6 +123,7 @@ CREATE TABLE ledger_entries (
   PRIMARY KEY (journal_id, line)
 );
 CREATE INDEX ledger_entries_account ON ledger_entries (account_id, posted_at, journal_id);
+CREATE INDEX ledger_entries_payment ON ledger_entries (payment_id);
 ALTER TABLE payments ADD COLUMN parent_id TEXT;
 ALTER TABLE payments ADD COLUMN instance_no INTEGER;
 CREATE UNIQUE INDEX payments_parent_instance ON payments (parent_id, instance_no);
@@ -168,6 +169,7 @@ CREATE TABLE ledger_entries (
   PRIMARY KEY (journal_id, line)
 );
 CREATE INDEX ledger_entries_account ON ledger_entries (account_id, posted_at, journal_id);
+CREATE INDEX ledger_entries_payment ON ledger_entries (payment_id);
 ALTER TABLE payments ADD COLUMN parent_id TEXT;
 ALTER TABLE payments ADD COLUMN instance_no INTEGER;
 CREATE UNIQUE INDEX payments_parent_instance ON payments (parent_id, instance_no);

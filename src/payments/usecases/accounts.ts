@@ -66,7 +66,7 @@ export async function openLedgerFor(
 }
 
 /** Whether the payment is paid from the account (its payer account, or the user's only account). */
-export function paysFrom(p: StoredPayment, account: DemoAccount): boolean {
+export function paysFrom(p: StoredPayment, account: Pick<DemoAccount, 'accountId'>): boolean {
   const id = p.record.payerAccountReference?.paymentInstructionAccount?.accountId;
   return id === undefined || electronicIban(id) === account.accountId;
 }
@@ -97,7 +97,7 @@ export async function ledgerOf(
  */
 export function holdsOf(
   payments: readonly StoredPayment[],
-  account: DemoAccount,
+  account: Pick<DemoAccount, 'accountId' | 'currency'>,
   exceptId?: string,
 ): { payment: StoredPayment; minor: bigint }[] {
   const digits = minorUnit(account.currency) ?? 2;
