@@ -3,7 +3,8 @@
 // LOCKED, so two replicas never work on one payment at once; SQLite: one writer), plan it again on the
 // fresh row (another replica may have moved it meanwhile), post its journals and record its status
 // change, all committed together. A crash before the commit leaves nothing; after it, the payment's
-// next action is another one. So each transition happens exactly once (decision: engine exactly once).
+// next action is another one. So each transition happens exactly once (decision: Engine exactly once:
+// one transaction per transition, claim and re-plan).
 import type { Database, SqlExecutor } from '../../shared/db/types.js';
 import type { RateTable } from '../domain/fees/fx.js';
 import type { FeesSettings } from '../domain/fees/quote.js';

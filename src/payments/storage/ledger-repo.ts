@@ -67,7 +67,8 @@ async function ensureBankAccounts(tx: SqlExecutor, currency: string, at: string)
 
 /**
  * The demo account's ledger account, opened with its opening balance as an opening journal the first
- * time anything touches it (decision: opening balances become opening postings on first use). Returns
+ * time anything touches it (decision: Opening balances become
+ * opening postings on first use). Returns
  * true when it was opened now.
  */
 export async function ensureLedgerAccount(

@@ -53,7 +53,8 @@ export async function myAccount(
 /**
  * The ledger account of the demo account, opened now when it is not yet. A database from before the
  * ledger may hold payments already moved on by the operator: their journals are posted when the
- * ledger account opens (decision: opening balances become opening postings on first use).
+ * ledger account opens (decision: Opening balances become opening
+ * postings on first use).
  */
 export async function openLedgerFor(
   db: SqlExecutor,
