@@ -218,7 +218,8 @@ function formatMinor(minor: bigint, digits: number): string {
 /**
  * Produces the standing order's next instance: a payment of its own (INITIATED, the order's content
  * without the schedule, requested for the instance's execution instant), linked to the order; the
- * order counts it (remainingInstances, nextExecutionDate follow) and completes after its last one.
+ * order counts it (remainingInstances, nextExecutionDate follow) and completes after its last one
+ * (decision: Standing orders produce instances as payments of their own).
  */
 async function produceInstance(
   tx: SqlExecutor,

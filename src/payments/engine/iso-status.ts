@@ -1,5 +1,6 @@
 // The ISO 20022 payment status (ExternalPaymentTransactionStatus1Code) each status change records, and
-// the status reason codes (ExternalStatusReason1Code) the engine rejects with (pure).
+// the status reason codes (ExternalStatusReason1Code) the engine rejects with (pure; decision: ISO 20022
+// codes in the history).
 import type { PaymentStatus } from '../domain/lifecycle.js';
 
 /** ISO 20022 transaction status of the status reached; undefined where pain.002 has none (RETURNED). */

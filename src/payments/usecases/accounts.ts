@@ -1,6 +1,7 @@
 // The user's accounts as the payment rules and the accounts API see them: each demo account with its
 // ledger account (opened, with its opening journal, on first use), its entries, and the available
-// balance: the ledger balance less the holds of accepted payments not yet executed.
+// balance: the ledger balance less the holds of accepted payments not yet executed (decision: Available
+// balance = ledger balance less holds).
 import type { SqlExecutor } from '../../shared/db/types.js';
 import { minorUnit } from '../domain/currencies.js';
 import type { LedgerEntry } from '../domain/demo-account.js';
