@@ -171,9 +171,22 @@ export async function applyTransition(
   current: StoredPayment,
   request: TransitionRequest,
 ): Promise<StoredPayment | undefined> {
+  await postLedgerEffect(tx, current, request);
+  return record(tx, current, request);
+}
+
+/**
+ * The journals `current` → `request.to` posts: the debit on the way to clearing, the settlement, the
+ * reversal of a debited payment that fails or is cancelled, the return. Nothing for a standing order
+ * itself (its instances move the money, each a payment of its own) or for a step already posted.
+ */
+export async function postLedgerEffect(
+  tx: SqlExecutor,
+  current: StoredPayment,
+  request: Pick<TransitionRequest, 'to' | 'at' | 'leg' | 'rates'>,
+): Promise<void> {
   const { to, at } = request;
-  // A standing order itself moves no money: its instances do (each a payment of its own).
-  if (hasSchedule(current.record)) return record(tx, current, request);
+  if (hasSchedule(current.record)) return;
   const posted = await postedJournals(tx, current.id);
   const post = async (journal: Journal) => {
     await postJournal(tx, journal);
@@ -199,7 +212,6 @@ export async function applyTransition(
   if (leg && (to === 'FAILED' || to === 'CANCELLED') && !posted.has('SETTLE'))
     await post(reversalJournal(leg, at));
   if (leg && to === 'RETURNED' && posted.has('SETTLE')) await post(returnJournal(leg, at));
-  return record(tx, current, request);
 }
 
 /** The payment's journals posted so far, by kind, with their entries. */

@@ -28,6 +28,7 @@ import {
   updatePaymentIfVersion,
   type StoredPayment,
 } from '../storage/payments-repo.js';
+import { postLedgerEffect } from '../engine/transition.js';
 import { payerAccountsOf } from './accounts.js';
 import { newPaymentId, newUetr } from './ids.js';
 
@@ -249,6 +250,9 @@ async function cancel(tx: SqlExecutor, input: CancelInput): Promise<StoredRespon
     input.request,
   );
   if (decision.newStatus !== undefined || decision.skipped !== undefined) {
+    // A SUSPENDED payment may have been debited already: cancelling it gives the payer the amount back.
+    if (decision.newStatus !== undefined)
+      await postLedgerEffect(tx, current, { to: decision.newStatus, at: input.now.toISOString() });
     const cancellationType = input.request.cancellationType ?? 'SINGLE_PAYMENT_INSTANCE';
     const instances =
       decision.skipped !== undefined

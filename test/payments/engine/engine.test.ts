@@ -203,6 +203,39 @@ forEachStore('execution engine', (kind) => {
     ]);
   });
 
+  test('a debited payment suspended by the clearing side and then cancelled by its owner is reversed', async () => {
+    e.setClock('2026-12-07T09:00:00Z');
+    const id = await e.create(
+      'jane',
+      transfer('jane', 'x', 300, {
+        payeeIban: 'DE02120300000000202051',
+        instruction: { clearingChannel: 'MPNS' },
+      }),
+    );
+    await e.run('2026-12-07T13:00:00Z');
+    assert.equal((await e.balance('jane')).booked, 4700);
+    const suspended = await send(
+      e.h,
+      undefined,
+      'POST',
+      `/internal/payments/${id}/status`,
+      { status: 'SUSPENDED' },
+      { authorization: `Bearer ${OPERATOR_TOKEN}` },
+    );
+    assert.equal(suspended.statusCode, 200, suspended.body);
+    const cancelled = await send(e.h, 'jane', 'POST', `payments/${id}/cancel`, {
+      identification: id,
+      cancellationType: 'SINGLE_PAYMENT_INSTANCE',
+    });
+    assert.equal(cancelled.statusCode, 200, cancelled.body);
+    assert.deepEqual(await e.balance('jane'), { booked: 5000, available: 5000 });
+    // Nothing left to do for the engine: a cancelled payment never executes.
+    assert.deepEqual(
+      (await e.run('2026-12-09T00:00:00Z')).steps.filter((s) => s.paymentId === id),
+      [],
+    );
+  });
+
   test('the ledger is balanced: every currency’s entries sum to zero', async () => {
     const { sums, entries } = await trialBalance(e.h.db);
     assert.ok(entries > 0);
