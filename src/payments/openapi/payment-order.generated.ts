@@ -819,6 +819,12 @@ export interface components {
        */
       nextExecutionDate?: components['schemas']['DateTime'];
       /**
+       * @description Set by the service on an instance of a standing order or recurring schedule: the
+       *     identification of the order that produced it (each instance is a payment of its own, produced
+       *     by the execution engine on its execution date). A value sent in a body is ignored.
+       */
+      standingOrderIdentification?: string;
+      /**
        * Format: uuid
        * @description Universally unique end-to-end transaction reference (UUID).
        */

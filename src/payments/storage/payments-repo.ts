@@ -15,6 +15,8 @@ export interface StoredPayment {
   readonly version: number;
   readonly record: PaymentOrder;
   readonly instancesConsumed: number;
+  /** The standing order this payment is an instance of (set by the execution engine). */
+  readonly parentId?: string;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -45,12 +47,13 @@ interface Row extends Record<string, unknown> {
   version: number | string;
   record: string;
   instances_consumed: number | string;
+  parent_id?: string | null;
   created_at: string;
   updated_at: string;
 }
 
 const COLUMNS =
-  'id, owner, status, reason, version, record, instances_consumed, created_at, updated_at';
+  'id, owner, status, reason, version, record, instances_consumed, parent_id, created_at, updated_at';
 
 function fromRow(row: Row): StoredPayment {
   return {
@@ -61,6 +64,7 @@ function fromRow(row: Row): StoredPayment {
     version: Number(row.version),
     record: JSON.parse(row.record) as PaymentOrder, // stored by the service after validation
     instancesConsumed: Number(row.instances_consumed),
+    ...(typeof row.parent_id === 'string' ? { parentId: row.parent_id } : {}),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

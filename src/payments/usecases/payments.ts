@@ -48,13 +48,23 @@ export const etagOf = (version: number): string => `"v${version}"`;
 
 /** The stored payment as the API returns it; a schedule shows its remaining instances and next date. */
 export function render(p: StoredPayment, now: Date): PaymentOrder {
-  return renderRecord(
+  const order = renderRecord(
     p.record,
     p.status,
     p.reason,
     [],
     scheduleProgress(p.record, p.instancesConsumed, now),
   );
+  // An instance of a standing order names the order that produced it.
+  return p.parentId === undefined
+    ? order
+    : {
+        ...order,
+        paymentInstructionReference: {
+          ...order.paymentInstructionReference,
+          standingOrderIdentification: p.parentId,
+        },
+      };
 }
 
 /** Throws 422 listing every problem (pointer, code, ISO 20022 reason, message) when there are any. */

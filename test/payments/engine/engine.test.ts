@@ -22,7 +22,12 @@ forEachStore('execution engine', (kind) => {
   test('a book transfer executes at the bank cut-off: PENDING (ACSP) then COMPLETED (ACSC); the payee is credited', async () => {
     e.setClock('2026-12-01T09:00:00Z');
     await e.balance('bob'); // bob's demo account exists: a payment to its IBAN credits it
-    const id = await e.create('alice', transfer('alice', 'bob', 100));
+    const body = transfer('alice', 'bob', 100);
+    // A link to a standing order is the service's to set: a client's value is dropped.
+    body['paymentInstructionReference'] = { standingOrderIdentification: 'PO-20260101-FORGED' };
+    const id = await e.create('alice', body);
+    const created = (await e.payment('alice', id))['paymentInstructionReference'];
+    assert.equal((created as Record<string, unknown>)['standingOrderIdentification'], undefined);
     assert.equal((await e.balance('alice')).available, 4900); // held until executed
     assert.deepEqual((await e.run('2026-12-01T18:59:59Z')).steps, []);
     const report = await e.run('2026-12-01T19:00:00Z'); // 20:00 in Frankfurt

@@ -28,6 +28,7 @@ forEachStore('standing orders through a month', (kind) => {
       }),
     );
     let ref = await reference('alice', order);
+    assert.equal(ref['standingOrderIdentification'], undefined); // only instances carry it
     assert.deepEqual(
       [ref['status'], ref['remainingInstances'], ref['nextExecutionDate']],
       ['SCHEDULED', 4, '2026-12-03T08:00:00.000Z'],
@@ -63,6 +64,8 @@ forEachStore('standing orders through a month', (kind) => {
       ],
     );
     const first = await e.payment('alice', instances[0]?.id ?? '');
+    const firstRef = first['paymentInstructionReference'] as Record<string, unknown>;
+    assert.equal(firstRef['standingOrderIdentification'], order); // linked to the order
     const instruction = first['paymentInstruction'] as Record<string, unknown>;
     assert.equal(instruction['schedule'], undefined);
     assert.deepEqual(instruction['paymentDates'], {
