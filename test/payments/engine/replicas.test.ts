@@ -30,10 +30,11 @@ for (const kind of ['postgres', 'sqlite'] as const) {
   test(
     `two payment-service processes execute every payment and instance exactly once (${kind})`,
     { skip: kind === 'postgres' ? skipWithoutPostgres : false },
-    async () => {
+    async (t) => {
       const store = await openSharedStore(kind, {
         payments: 120,
         engine: { enabled: true, pollIntervalMs: 50, batchSize: 15 },
+        logLevel: 'info', // each transition is logged: who did what is reported below
       });
       const services = [startService(store.configFile), startService(store.configFile)];
       try {
@@ -52,14 +53,19 @@ for (const kind of ['postgres', 'sqlite'] as const) {
         await waitFor(() => completedCount(store.db), total + 1, 'payments completed');
         const ran = await finished(manual, 120_000);
         assert.equal(ran.code, 0, ran.stderr);
-        const report = JSON.parse(ran.stdout) as { failures: unknown[] };
+        const report = JSON.parse(ran.stdout) as { steps: unknown[]; failures: unknown[] };
         assert.deepEqual(report.failures, []);
+        t.diagnostic(`manual run: ${report.steps.length} transitions`);
       } finally {
         for (const child of services) {
           const done = finished(child, 30_000);
           child.kill('SIGTERM');
           const result = await done;
-          assert.equal(result.stderr.includes('transition failed'), false, result.stderr);
+          // Logs (JSON lines on stdout): no transition failed, no run failed.
+          const logs = `${result.stdout}${result.stderr}`;
+          assert.equal(/transition failed|engine run failed/.test(logs), false, logs);
+          const moved = logs.split('\n').filter((l) => l.includes('"payment transition"')).length;
+          t.diagnostic(`replica ${child.pid ?? '?'}: ${moved} transitions`);
         }
       }
       await assertExecutedExactlyOnce(store);

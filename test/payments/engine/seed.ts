@@ -35,7 +35,7 @@ export interface SharedStore {
 
 export async function openSharedStore(
   kind: StoreKind,
-  options: { payments: number; engine: Record<string, unknown> },
+  options: { payments: number; engine: Record<string, unknown>; logLevel?: string },
 ): Promise<SharedStore> {
   const dir = mkdtempSync(path.join(tmpdir(), 'toolgate-engine-'));
   const schema = uniqueName('payments_engine');
@@ -45,7 +45,7 @@ export async function openSharedStore(
     configFile,
     JSON.stringify({
       dataDir: dir,
-      logging: { level: 'warn' },
+      logging: { level: options.logLevel ?? 'warn' },
       payments: {
         port: 0,
         identity: { sharedSecret: GATEWAY_SECRET },
