@@ -11,18 +11,9 @@ import { bankDirectoryCommand } from './commands/bank-directory.js';
 import { toolsCommand } from './commands/tools.js';
 import { clientConfigCommand } from './commands/client-config.js';
 import { adminTokenCommand } from './commands/admin-token.js';
+import { withSubcommands } from './commands/subcommands.js';
+import { paymentsStatusReportCommand } from './commands/payments-status-report.js';
 import { paymentsEngineCommand } from './commands/payments-engine.js';
-
-/** A command whose first argument may name a subcommand of its own (`payments engine run …`). */
-function withSubcommands(command: Command, subcommands: readonly Command[]): Command {
-  return {
-    ...command,
-    run(argv, context) {
-      const sub = subcommands.find((s) => s.name === argv[0]);
-      return sub ? sub.run(argv.slice(1), context) : command.run(argv, context);
-    },
-  };
-}
 
 const COMMANDS: readonly Command[] = [
   serveCommand({
@@ -41,10 +32,10 @@ const COMMANDS: readonly Command[] = [
     serveCommand({
       name: 'payments',
       summary:
-        'Start the Payment Order Service only ("payments engine run --until …": run due payments).',
+        'Start the Payment Order Service only (or: payments engine run --until …, payments status-report <id>).',
       parts: ['payments'],
     }),
-    [paymentsEngineCommand],
+    [paymentsEngineCommand, paymentsStatusReportCommand],
   ),
   serveCommand({
     name: 'admin',

@@ -9,7 +9,10 @@ import { parse as parseYaml } from 'yaml';
 import { ConfigSchema, type Config, type FrozenConfig } from './schema.js';
 import { validateAgainstSchema } from './validate.js';
 import { checkRateLimitConfig } from './gateway-ratelimit.js';
+import { checkBudgetsConfig } from './gateway-governance-budgets.js';
 import { checkDevIdentityProviderConfig } from './gateway-auth.js';
+import { checkGovernanceConfig } from './gateway-governance.js';
+import { checkWebhooksConfig } from './payments-webhooks.js';
 import { resolveSettings } from './gateway-identity.js';
 import { applyEnvironment, substituteEnvReferences, type Environment } from './environment.js';
 import { ConfigError } from './errors.js';
@@ -35,7 +38,10 @@ export function loadConfig(options: LoadConfigOptions): FrozenConfig {
   const config = validateAgainstSchema(ConfigSchema, withEnv);
   // What the schema cannot express, checked here once so a bad value stops startup with its key named.
   checkRateLimitConfig(config.gateway.rateLimit);
+  checkBudgetsConfig(config.gateway.governance.budgets);
   checkDevIdentityProviderConfig(config.gateway.auth.devIdentityProvider, config.environment);
+  checkGovernanceConfig(config.gateway.governance);
+  checkWebhooksConfig(config.payments);
   const resolved = resolveSettings(config);
   // A relative dataDir from the file (or the default) belongs to the file's folder, so a command run
   // from elsewhere with --config finds the same stores. One from TOOLGATE_DATA_DIR or the caller's

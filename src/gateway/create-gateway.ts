@@ -15,6 +15,7 @@ import { createGatekeeper, type Gatekeeper } from './gatekeeper/gatekeeper.js';
 import { loadAssertionSigner } from './auth/assertion/gateway-signer.js';
 import { registerDevIdentityProvider } from './auth/dev-idp/register.js';
 import { openLiveIdentity, type LiveIdentityProvider } from './auth/live-identity.js';
+import { openLiveGovernor, type LiveGovernor } from './governance/policy/live-governor.js';
 import {
   buildProtectedResourceMetadata,
   protectedResourceMetadataUrls,
@@ -42,6 +43,7 @@ import { ToolCalls } from './mcp/tool-calls.js';
 import { ToolListing } from './mcp/tool-listing.js';
 import { createRateLimiter, type RateLimiter } from './ratelimit/limiter.js';
 import { ApprovalRepository } from './storage/approvals.js';
+import { ToolPinRepository } from './storage/tool-pins.js';
 import { BackendClient } from './upstream/backend-client.js';
 import type { IdentityForwarder } from './upstream/identity.js';
 import { UsageRecorder } from './usage/recorder.js';
@@ -53,6 +55,13 @@ export interface GatewayStores {
   readonly db: Database;
   /** The shared Redis (readiness; the rate limiter keeps its own connection to the same server). */
   readonly redis?: Redis | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The governance rules in force on this replica (issue 25); the call path reads `current()`. */
+    governor?: LiveGovernor;
+  }
 }
 
 export interface CreateGatewayOptions {
@@ -80,6 +89,13 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     if (metrics) closers.push(() => metrics.close());
     const identity = await openLiveIdentity(config, logger, stores.db, settings);
     closers.push(() => identity.close());
+    const governor = await openLiveGovernor({
+      db: stores.db,
+      governance: gateway.governance,
+      policies: gateway.policies,
+      logger,
+    });
+    closers.push(() => governor.close());
     const gatekeeper =
       options.gatekeeper ??
       (await configuredGatekeeper(config, logger, stores.db, settings, identity, metrics, closers));
@@ -108,6 +124,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     // nobody left to answer, and closing the pools gracefully would wait for its timeouts (up to totalMs,
     // far past the grace period), so the pools are destroyed instead (see clients below).
     app.addHook('onClose', closeAll);
+    app.decorate('governor', governor);
 
     const generations = new CatalogueGenerationRepository(stores.db);
     const configured = options.catalogue
@@ -129,6 +146,13 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       // A catalogue given by the caller (tests, benchmarks) is fixed; one built from configuration is
       // rebuilt when an operator asks (toolgate tools reload, or the document watch below).
       options.catalogue ? undefined : catalogueReloader(config, logger, stores.db, generations),
+      // Pinned definitions (issue 25): a configured tool whose definition changed is held back.
+      options.catalogue ? undefined : new ToolPinRepository(stores.db),
+      (error) =>
+        logger.error(
+          { reason: error instanceof Error ? error.message : String(error) },
+          'pinning tool definitions failed: retried on the next approval refresh',
+        ),
     );
     await directory.refresh(true);
     if (gateway.mcp.watchDocuments && !options.catalogue) {

@@ -26,6 +26,7 @@ export type GatewayErrorCode =
   | 'FORBIDDEN'
   | 'RATE_LIMITED'
   | 'RATE_LIMIT_UNAVAILABLE'
+  | 'BUDGET_UNAVAILABLE'
   | 'CATALOGUE_LOAD_FAILED';
 
 interface Mapping {
@@ -60,6 +61,7 @@ export const GATEWAY_ERRORS: Readonly<Record<GatewayErrorCode, Mapping>> = {
   FORBIDDEN: { rpc: -31002, http: 403 },
   RATE_LIMITED: { rpc: -31029, http: 429 },
   RATE_LIMIT_UNAVAILABLE: { rpc: -31053, http: 503 },
+  BUDGET_UNAVAILABLE: { rpc: -31055, http: 503 },
   CATALOGUE_LOAD_FAILED: { rpc: -32603, http: 500 },
 };
 

@@ -11,10 +11,12 @@ import { createIdentityResolver } from './identity/resolver.js';
 import { IdempotencyStore } from './storage/idempotency.js';
 import { paymentRoutes } from './routes/payments.js';
 import { operatorRoutes } from './routes/operator.js';
+import { notificationRoutes } from './routes/notifications.js';
 import { accountRoutes } from './routes/accounts.js';
 import { feeRoutes } from './routes/fees.js';
 import { bankDetailsRoutes } from './routes/bank-details.js';
 import { DirectoryStore } from './directory/store.js';
+import { directoryModes } from '../config/payments-directory.js';
 
 export const PAYMENT_ORDER_BASE_PATH = '/payments/payment-order/v1';
 export const ACCOUNTS_BASE_PATH = '/accounts/v1';
@@ -50,6 +52,7 @@ export async function buildPaymentsApp(options: PaymentsAppOptions): Promise<Fas
     identity: createIdentityResolver(config),
     idempotency,
     now,
+    directoryModes: directoryModes(config.payments.directory),
   };
   const accountsCtx: PaymentsContext = { ...ctx, validator: createOperationValidator(accounts) };
 
@@ -84,5 +87,6 @@ export async function buildPaymentsApp(options: PaymentsAppOptions): Promise<Fas
     prefix: ACCOUNTS_BASE_PATH,
   });
   await app.register(operatorRoutes, { ctx, tokens: config.payments.operator.tokens });
+  await app.register(notificationRoutes, { ctx, tokens: config.payments.operator.tokens });
   return app;
 }

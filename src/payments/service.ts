@@ -11,6 +11,7 @@ import { loadSampleIfEmpty } from './directory/sample.js';
 import { startEngineRunner, type EngineRunner } from './engine/runner.js';
 import { RateSource } from './usecases/rates.js';
 import type { Database } from '../shared/db/types.js';
+import { DeliveryWorker } from './notifications/delivery-worker.js';
 
 export async function openPaymentsService(config: FrozenConfig, logger: Logger): Promise<Service> {
   const log = logger.child({ service: 'payments' });
@@ -23,13 +24,23 @@ export async function openPaymentsService(config: FrozenConfig, logger: Logger):
     const engine = config.payments.engine.enabled
       ? startServiceEngine(config, db, log.child({ component: 'engine' }))
       : undefined;
+    // Status notifications: every replica runs a delivery worker (claims are leased), stopped before the
+    // database closes.
+    const webhooks = new DeliveryWorker({
+      db,
+      endpoints: config.payments.webhooks,
+      settings: config.payments.webhookDelivery,
+      logger: log.child({ component: 'webhooks' }),
+    });
+    if (config.payments.webhookDelivery.enabled) webhooks.start();
     return assembleService({
       name: 'payments',
       app,
       host: config.payments.host,
       port: config.payments.port,
-      // The engine stops (its run in progress finishes) before the database closes.
-      resources: engine ? [{ close: () => engine.stop() }, db] : [db],
+      // The engine stops (its run in progress finishes) and the webhook worker stops before the
+      // database closes.
+      resources: engine ? [{ close: () => engine.stop() }, webhooks, db] : [webhooks, db],
     });
   } catch (error) {
     await db.close();

@@ -12,6 +12,7 @@ import type { Database } from '../../src/shared/db/types.js';
 import { buildPaymentsApp } from '../../src/payments/app.js';
 import { demoIbanFor } from '../../src/payments/domain/demo-account.js';
 import { paymentMigrations } from '../../src/payments/storage/migrations.js';
+import { directoryMigrations } from '../../src/payments/directory/migrations.js';
 import { DATABASE_URL, dropSchema, skipWithoutPostgres, uniqueName } from '../helpers/infra.js';
 import { LogCapture } from '../helpers/capture.js';
 
@@ -56,6 +57,8 @@ export async function openHarness(
           statementTimeoutMs: 15000,
         });
   await runMigrations(db, 'payments', paymentMigrations);
+  // The bank directory is consulted at acceptance (issue 26, item 2), as in the service.
+  await runMigrations(db, 'bank-directory', directoryMigrations);
   const logs = new LogCapture();
   const { logger } = createLogger({ level: options.logLevel ?? 'warn', destination: logs });
   const app = await buildPaymentsApp({

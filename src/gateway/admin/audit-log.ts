@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Database, SqlExecutor, SqlValue } from '../../shared/db/types.js';
 import type { Actor, ActorCredential, ActorRole } from './actor.js';
 import type { AuditEntryInput, AuditSink } from './audit-sink.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../../shared/canonical-json.js';
 
 export const GENESIS_HASH = '0'.repeat(64);
 

@@ -19,12 +19,14 @@ const ADMIN_NAV: readonly [string, string][] = [
   ['/portal/admin/subscriptions', 'Subscriptions'],
   ['/portal/admin/tools', 'Tools'],
   ['/portal/admin/identity-provider', 'Identity provider'],
+  ['/portal/admin/policies', 'Policies'],
   ['/portal/admin/audit', 'Audit log'],
 ];
 const DEVELOPER_NAV: readonly [string, string][] = [
   ['/portal/applications', 'My applications'],
   ['/portal/request', 'Request access'],
   ['/portal/usage', 'Usage'],
+  ['/portal/approvals', 'Approvals'],
 ];
 
 export function page(assets: Assets, input: PageInput): Html {

@@ -10,9 +10,11 @@ import type { RoleRule } from '../admin/user-actor.js';
 import { devPortalOidc } from '../auth/dev-idp/portal-client.js';
 import { registerAdminAuditPages } from './pages/admin-audit.js';
 import { registerIdentityProviderPages } from './pages/admin-identity-provider.js';
+import { registerPolicyPages } from './pages/admin-policies.js';
 import { registerAdminRequestPages } from './pages/admin-requests.js';
 import { registerAdminSubscriptionPages } from './pages/admin-subscriptions.js';
 import { registerDeveloperPages } from './pages/developer.js';
+import { registerApprovalPages } from './pages/approvals.js';
 import { registerToolsUsagePages } from './pages/tools-usage.js';
 import { portalPlugin } from './plugin.js';
 
@@ -47,6 +49,8 @@ export function portalApp(context: PortalAppContext): FastifyPluginAsync {
       registerAdminAuditPages(services),
       registerToolsUsagePages(services),
       registerIdentityProviderPages(services),
+      registerPolicyPages(services),
+      registerApprovalPages(services, config),
     ],
   });
 }

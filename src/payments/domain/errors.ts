@@ -14,7 +14,10 @@ export type PaymentErrorCode =
   | 'CONCURRENT_UPDATE' // 409 another request changed the payment meanwhile (no If-Match sent)
   | 'IDEMPOTENCY_IN_PROGRESS' // 409 same key still being processed
   | 'IDEMPOTENCY_KEY_REUSED' // 422 same key with a different body
-  | 'ACCOUNT_NOT_FOUND'; // 404 accounts API: not one of the caller's accounts
+  | 'ACCOUNT_NOT_FOUND' // 404 accounts API: not one of the caller's accounts
+  | 'DELIVERY_NOT_FOUND' // 404 operator: unknown webhook delivery
+  | 'DELIVERY_IN_FLIGHT' // 409 operator: the delivery is being attempted right now
+  | 'NOT_ACCEPTABLE'; // 406 operator: the status report in a media type not offered
 
 const STATUS: Record<PaymentErrorCode, number> = {
   VALIDATION_FAILED: 400,
@@ -29,6 +32,9 @@ const STATUS: Record<PaymentErrorCode, number> = {
   IDEMPOTENCY_IN_PROGRESS: 409,
   IDEMPOTENCY_KEY_REUSED: 422,
   ACCOUNT_NOT_FOUND: 404,
+  DELIVERY_NOT_FOUND: 404,
+  DELIVERY_IN_FLIGHT: 409,
+  NOT_ACCEPTABLE: 406,
 };
 
 /**

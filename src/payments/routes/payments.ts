@@ -141,6 +141,7 @@ export async function paymentRoutes(
       order,
       usedMechanism: header(req, 'used-mechanism'),
       now: ctx.now(),
+      directoryModes: ctx.directoryModes,
     });
     return reply.code(201).send(validated);
   });

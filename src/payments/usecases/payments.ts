@@ -29,13 +29,18 @@ import {
   type StoredPayment,
 } from '../storage/payments-repo.js';
 import { postLedgerEffect } from '../engine/transition.js';
+import type { DirectoryModes } from '../../config/payments-directory.js';
+import type { RuleViolation } from '../domain/rules.js';
 import { payerAccountsOf } from './accounts.js';
+import { applyDirectoryModes, loadDirectoryFacts } from './directory-facts.js';
 import { newPaymentId, newUetr } from './ids.js';
 
 /** Where the payment operations keep their state. */
 export interface PaymentStores {
   readonly db: Database;
   readonly idempotency: IdempotencyStore;
+  /** Refuse, warn or off per bank-directory check at acceptance (default: each check's default). */
+  readonly directoryModes?: DirectoryModes | undefined;
 }
 
 /** What every write takes besides its own input: the idempotency claim (none without a key), the clock. */
@@ -67,6 +72,29 @@ export function render(p: StoredPayment, now: Date): PaymentOrder {
       };
 }
 
+/**
+ * The order as answered with the directory checks set to warn listed in its statusReasons (issue 26,
+ * item 2; not stored: validatePayment answers the same at any time).
+ */
+export function withWarnings(
+  order: PaymentOrder,
+  warnings: readonly RuleViolation[],
+): PaymentOrder {
+  if (warnings.length === 0) return order;
+  return {
+    ...order,
+    paymentInstructionReference: {
+      ...order.paymentInstructionReference,
+      statusReasons: warnings.map(({ pointer, code, reason, message }) => ({
+        pointer,
+        code,
+        reason,
+        message,
+      })),
+    },
+  };
+}
+
 /** Throws 422 listing every problem (pointer, code, ISO 20022 reason, message) when there are any. */
 function refuseViolations(errors: readonly FieldProblem[]): void {
   if (errors.length > 0) {
@@ -85,15 +113,25 @@ export interface CreateInput extends WriteRequest {
   readonly basePath: string;
 }
 
-/** The rule context of a signed-in user's request: clock, mechanism and the user's own accounts. */
+/**
+ * The rule context of a signed-in user's request: clock, mechanism, the user's own accounts and, given
+ * the order, what the bank directory says about its identifiers.
+ */
 export async function userRuleContext(
   db: SqlExecutor,
   owner: string,
-  request: { now: Date; usedMechanism?: string | undefined; exceptId?: string; lock?: boolean },
+  request: {
+    now: Date;
+    usedMechanism?: string | undefined;
+    exceptId?: string;
+    lock?: boolean;
+    order?: PaymentOrder;
+  },
 ): Promise<RuleContext> {
-  const { exceptId, lock, ...rest } = request;
+  const { exceptId, lock, order, ...rest } = request;
   return {
     ...rest,
+    ...(order !== undefined ? { directory: await loadDirectoryFacts(db, order) } : {}),
     payerAccounts: await payerAccountsOf(db, owner, {
       now: request.now,
       ...(exceptId !== undefined ? { exceptId } : {}),
@@ -107,16 +145,25 @@ export function createPayment(
   stores: PaymentStores,
   input: CreateInput,
 ): Promise<IdempotentOutcome> {
-  return stores.idempotency.run(input.claim, (tx) => create(tx, input));
+  return stores.idempotency.run(input.claim, (tx) => create(tx, input, stores.directoryModes));
 }
 
-async function create(tx: SqlExecutor, input: CreateInput): Promise<StoredResponse> {
+async function create(
+  tx: SqlExecutor,
+  input: CreateInput,
+  modes: DirectoryModes | undefined,
+): Promise<StoredResponse> {
   const context = await userRuleContext(tx, input.owner, {
     now: input.now,
     usedMechanism: input.usedMechanism,
     lock: true,
+    order: input.order,
   });
-  refuseViolations(checkPaymentRules(input.order, context));
+  const { refusals, warnings } = applyDirectoryModes(
+    checkPaymentRules(input.order, context),
+    modes,
+  );
+  refuseViolations(refusals);
   const id = newPaymentId(input.now);
   const record = prepareRecord(input.order, {
     identification: id,
@@ -135,7 +182,7 @@ async function create(tx: SqlExecutor, input: CreateInput): Promise<StoredRespon
   });
   return {
     statusCode: 201,
-    body: render(stored, input.now),
+    body: withWarnings(render(stored, input.now), warnings),
     headers: { ETag: etagOf(stored.version), Location: `${input.basePath}/payments/${id}` },
   };
 }
@@ -167,10 +214,14 @@ export function updatePayment(
   stores: PaymentStores,
   input: UpdateInput,
 ): Promise<IdempotentOutcome> {
-  return stores.idempotency.run(input.claim, (tx) => update(tx, input));
+  return stores.idempotency.run(input.claim, (tx) => update(tx, input, stores.directoryModes));
 }
 
-async function update(tx: SqlExecutor, input: UpdateInput): Promise<StoredResponse> {
+async function update(
+  tx: SqlExecutor,
+  input: UpdateInput,
+  modes: DirectoryModes | undefined,
+): Promise<StoredResponse> {
   const current = await loadOwned(tx, input.id, input.owner);
   const expected =
     input.ifMatch === undefined ? current.version : matchVersion(input.ifMatch, current.version);
@@ -200,8 +251,13 @@ async function update(tx: SqlExecutor, input: UpdateInput): Promise<StoredRespon
     usedMechanism: input.usedMechanism,
     exceptId: current.id,
     lock: true,
+    order: input.order,
   });
-  refuseViolations([...changed, ...checkPaymentRules(input.order, context)]);
+  const { refusals, warnings } = applyDirectoryModes(
+    checkPaymentRules(input.order, context),
+    modes,
+  );
+  refuseViolations([...changed, ...refusals]);
 
   const record = prepareRecord(input.order, {
     identification: current.id,
@@ -229,7 +285,7 @@ async function update(tx: SqlExecutor, input: UpdateInput): Promise<StoredRespon
   if (!updated) throw stale(input.ifMatch !== undefined);
   return {
     statusCode: 200,
-    body: render(updated, input.now),
+    body: withWarnings(render(updated, input.now), warnings),
     headers: { ETag: etagOf(updated.version) },
   };
 }

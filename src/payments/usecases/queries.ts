@@ -11,6 +11,8 @@ import {
   listPayments as pageOfPayments,
   type HistoryEntry,
 } from '../storage/payments-repo.js';
+import type { DirectoryModes } from '../../config/payments-directory.js';
+import { applyDirectoryModes, loadDirectoryFacts } from './directory-facts.js';
 import { etagOf, loadOwned, render, userRuleContext } from './payments.js';
 
 /** A page of a list, newest first, and where the next page starts (undefined: no more). */
@@ -112,16 +114,21 @@ export async function validatePayment(
     order: PaymentOrder;
     usedMechanism?: string | undefined;
     now: Date;
+    directoryModes?: DirectoryModes | undefined;
   },
 ): Promise<PaymentOrder> {
   const { owner, order, usedMechanism, now } = request;
   const context =
     owner === undefined
-      ? { now, usedMechanism }
-      : await userRuleContext(db, owner, { now, usedMechanism });
-  const errors = checkPaymentRules(order, context);
-  const first = errors[0];
+      ? { now, usedMechanism, directory: await loadDirectoryFacts(db, order) }
+      : await userRuleContext(db, owner, { now, usedMechanism, order });
+  // Directory checks set to warn do not fail the order; they are listed after the refusals.
+  const { refusals, warnings } = applyDirectoryModes(
+    checkPaymentRules(order, context),
+    request.directoryModes,
+  );
+  const first = refusals[0];
   return first
-    ? renderRecord(order, 'FAILED', first.reason, errors)
-    : renderRecord(order, initialStatus(order, now), 'ACTC');
+    ? renderRecord(order, 'FAILED', first.reason, [...refusals, ...warnings])
+    : renderRecord(order, initialStatus(order, now), 'ACTC', warnings);
 }

@@ -2,8 +2,10 @@
 import type { AdminRoute } from '../http/route.js';
 import type { AdminServices } from '../services.js';
 import { accessRequestRoutes } from './access-requests.js';
+import { approvalRoutes } from './approvals.js';
 import { governanceRoutes } from './governance.js';
 import { identityProviderRoutes } from './identity-provider.js';
+import { policyRoutes } from './policies.js';
 import { subscriptionRoutes } from './subscriptions.js';
 import { toolRoutes } from './tools.js';
 import { usageRoutes } from './usage.js';
@@ -16,5 +18,7 @@ export function adminApiRoutes(services: AdminServices): AdminRoute[] {
     ...toolRoutes(services),
     ...identityProviderRoutes(services),
     ...usageRoutes(services),
+    ...policyRoutes(services),
+    ...approvalRoutes(services),
   ];
 }

@@ -4,6 +4,7 @@
 // is wrong. A pointer with a `{…}` part (a site: `{party}`, `{account}`, `{i}` …) stands for every place
 // the rule is checked; each finding names its site. docs/errors.md lists the table, tested both ways.
 import type { PaymentOrder } from '../payment-order.js';
+import type { DirectoryFacts } from './directory-facts.js';
 
 /** Stable codes of the business rules (errors[].code of a 422, statusReasons[].code of validatePayment). */
 export type RuleCode =
@@ -27,7 +28,20 @@ export type RuleCode =
   | 'ROUTING_NUMBER_REQUIRED'
   | 'SAME_ACCOUNT'
   | 'PAYER_ACCOUNT_NOT_OWNED'
-  | 'INSUFFICIENT_FUNDS';
+  | 'INSUFFICIENT_FUNDS'
+  // The bank directory at acceptance (rules/directory.ts).
+  | 'ROUTING_NUMBER_NOT_ON_RAIL'
+  | 'ROUTING_NUMBER_SETTLEMENT_ONLY'
+  | 'ROUTING_NUMBER_RENUMBERED'
+  | 'ROUTING_NUMBER_UNKNOWN'
+  | 'BANK_CODE_DELETED'
+  | 'BANK_CODE_DELETION_ANNOUNCED'
+  | 'BANK_CODE_UNKNOWN'
+  | 'BIC_COUNTRY_MISMATCH'
+  | 'ACCOUNT_CHECK_DIGITS'
+  | 'CHECK_METHOD_UNSUPPORTED'
+  | 'LEI_LAPSED'
+  | 'LEI_INACTIVE';
 
 /** The ISO 20022 ExternalStatusReason1Code values the rules give (a pain.002 status report's reasons). */
 export type IsoReason =
@@ -67,6 +81,11 @@ export interface RuleContext {
    * anonymous and stores nothing): there is no one whose ownership could be checked.
    */
   readonly payerAccounts?: readonly PayerAccount[] | undefined;
+  /**
+   * What the bank directory says about the order's identifiers (loaded by the use case; issue 26, item
+   * 2). Undefined: the directory is not consulted (fee quotes, pure unit tests).
+   */
+  readonly directory?: DirectoryFacts | undefined;
 }
 
 /** One broken rule: where (JSON pointer into the order), which rule, its ISO 20022 reason, and a message. */

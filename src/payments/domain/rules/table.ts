@@ -10,6 +10,7 @@ import { scheduleOf } from '../payment-order.js';
 import { initialStatus } from '../record-conversion.js';
 import { nextExecutionFrom } from '../schedule.js';
 import { electronicIban, isIbanAccount, isUsRoutingNumber } from './identifiers.js';
+import { DIRECTORY_RULES } from './directory.js';
 import type { Finding, PayerAccount, Rule, RuleContext } from './rule.js';
 import { currencyOf, label, schemesOf, SEPA_COUNTRIES } from './schemes.js';
 import { accountsOf, dateTimesOf, partiesOf, PERIODS } from './sites.js';
@@ -443,7 +444,13 @@ const ORDER_RULES: readonly Rule[] = [
 ];
 
 /** Every rule, in the order problems are reported. */
-export const RULES: readonly Rule[] = [...COMPLETENESS, ...FIELD_RULES, ...ORDER_RULES];
+export const RULES: readonly Rule[] = [
+  ...COMPLETENESS,
+  ...FIELD_RULES,
+  ...ORDER_RULES,
+  // The bank directory at acceptance (issue 26, item 2): last, after every other rule.
+  ...DIRECTORY_RULES,
+];
 
 function formatMinor(minor: bigint, digits: number): string {
   const negative = minor < 0n;
