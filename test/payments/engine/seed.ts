@@ -13,6 +13,7 @@ import type { Database } from '../../../src/shared/db/types.js';
 import { buildPaymentsApp } from '../../../src/payments/app.js';
 import { demoIbanFor } from '../../../src/payments/domain/demo-account.js';
 import { paymentMigrations } from '../../../src/payments/storage/migrations.js';
+import { directoryMigrations } from '../../../src/payments/directory/migrations.js';
 import { balanceOf, trialBalance } from '../../../src/payments/storage/ledger-repo.js';
 import { instancesOf, statusHistory } from '../../../src/payments/storage/payments-repo.js';
 import { DATABASE_URL, dropSchema, uniqueName } from '../../helpers/infra.js';
@@ -65,6 +66,8 @@ export async function openSharedStore(
           statementTimeoutMs: 15000,
         });
   await runMigrations(db, 'payments', paymentMigrations);
+  // The bank directory is consulted at acceptance, as in the service.
+  await runMigrations(db, 'bank-directory', directoryMigrations);
   // Seeded on Monday 5 January 2026 at 09:00 UTC: every payment was due that evening, long ago.
   const config = loadConfig({
     env: {},
