@@ -21,7 +21,8 @@ import {
   type StoredPayment,
 } from '../storage/payments-repo.js';
 import { newPaymentId, newUetr } from '../usecases/ids.js';
-import { ISO_STATUS_OF, REJECT_REASONS } from './iso-status.js';
+import { isoStatusOf } from '../domain/iso-status.js';
+import { REJECT_REASONS } from './iso-status.js';
 import { dueActions, nextAction, type Action, type ActionKind } from './plan.js';
 import { applyTransition, planDebit, type TransitionRequest } from './transition.js';
 
@@ -153,14 +154,14 @@ async function move(
 ): Promise<{ steps: EngineStep[]; payment: StoredPayment }> {
   const updated = await applyTransition(tx, payment, { ...change, actor: ENGINE_ACTOR });
   if (!updated) throw new Error(`payment ${payment.id} changed while claimed`);
-  const isoStatus = ISO_STATUS_OF[change.to];
+  const isoStatus = isoStatusOf(change.to);
   const step: EngineStep = {
     paymentId: payment.id,
     action,
     from: payment.status,
     to: updated.status,
     at: change.at,
-    ...(isoStatus !== undefined ? { isoStatus } : {}),
+    isoStatus,
     ...(change.isoReason !== undefined ? { isoReason: change.isoReason } : {}),
     ...(change.description !== undefined ? { description: change.description } : {}),
   };

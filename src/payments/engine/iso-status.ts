@@ -1,19 +1,6 @@
-// The ISO 20022 payment status (ExternalPaymentTransactionStatus1Code) each status change records, and
-// the status reason codes (ExternalStatusReason1Code) the engine rejects with (pure; decision: ISO 20022
-// codes in the history).
-import type { PaymentStatus } from '../domain/lifecycle.js';
-
-/** ISO 20022 transaction status of the status reached; undefined where pain.002 has none (RETURNED). */
-export const ISO_STATUS_OF: Readonly<Partial<Record<PaymentStatus, string>>> = {
-  INITIATED: 'ACTC', // accepted technical validation
-  SCHEDULED: 'ACTC',
-  PENDING: 'ACSP', // accepted, settlement in process (debited, submitted)
-  CONFIRMED: 'ACSP',
-  SUSPENDED: 'PDNG',
-  COMPLETED: 'ACSC', // accepted, settlement completed
-  FAILED: 'RJCT',
-  CANCELLED: 'CANC',
-};
+// The ISO 20022 status reason codes (ExternalStatusReason1Code) the engine rejects with (pure; decision:
+// ISO 20022 codes in the history). The status codes themselves are the service's one table,
+// domain/iso-status.ts (shared with the status notifications and pain.002 reports).
 
 /** Reason codes of the engine's rejections. */
 export const REJECT_REASONS = {

@@ -34,7 +34,8 @@ import {
   type StoredPayment,
 } from '../storage/payments-repo.js';
 import { holdsOf, openLedgerFor } from '../usecases/accounts.js';
-import { ISO_STATUS_OF, REJECT_REASONS, type RejectReason } from './iso-status.js';
+import { isoStatusOf } from '../domain/iso-status.js';
+import { REJECT_REASONS, type RejectReason } from './iso-status.js';
 import { describe, instructedMinor } from './postings.js';
 
 export type DebitPlan =
@@ -232,7 +233,7 @@ function record(
   request: TransitionRequest,
 ): Promise<StoredPayment | undefined> {
   const { to, at } = request;
-  const isoStatus = ISO_STATUS_OF[to];
+  const isoStatus = isoStatusOf(to);
   return updatePaymentIfVersion(tx, current, current.version, {
     status: to,
     reason: request.reason,
@@ -244,7 +245,7 @@ function record(
       fromStatus: current.status,
       toStatus: to,
       ...(request.description !== undefined ? { description: request.description } : {}),
-      ...(isoStatus !== undefined ? { isoStatus } : {}),
+      isoStatus,
       ...(request.isoReason !== undefined ? { isoReason: request.isoReason } : {}),
     },
   });
