@@ -14,6 +14,7 @@ import { adminTokenCommand } from './commands/admin-token.js';
 import { withSubcommands } from './commands/subcommands.js';
 import { paymentsStatusReportCommand } from './commands/payments-status-report.js';
 import { packageVersion } from './version.js';
+import { paymentsEngineCommand } from './commands/payments-engine.js';
 
 const COMMANDS: readonly Command[] = [
   serveCommand({
@@ -31,10 +32,11 @@ const COMMANDS: readonly Command[] = [
   withSubcommands(
     serveCommand({
       name: 'payments',
-      summary: 'Start the Payment Order Service only (or: payments status-report <id>).',
+      summary:
+        'Start the Payment Order Service only (or: payments engine run --until …, payments status-report <id>).',
       parts: ['payments'],
     }),
-    [paymentsStatusReportCommand],
+    [paymentsEngineCommand, paymentsStatusReportCommand],
   ),
   serveCommand({
     name: 'admin',

@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 
 const Secret = Type.String({ minLength: 16, maxLength: 512 });
 
-/** Spread into PaymentsSchema: payments.identity, payments.idempotency, payments.operator. */
+/** Spread into PaymentsSchema: payments.identity, payments.idempotency, payments.operator, payments.engine. */
 export const PaymentsServiceProperties = {
   identity: Type.Object(
     {
@@ -69,6 +69,28 @@ export const PaymentsServiceProperties = {
         default: [],
         maxItems: 16,
         description: 'bearer tokens accepted by POST /internal/payments/{id}/status',
+      }),
+    },
+    { additionalProperties: false, default: {} },
+  ),
+  engine: Type.Object(
+    {
+      enabled: Type.Boolean({
+        default: true,
+        description:
+          'run the execution engine inside the payment service (payments move on their execution date)',
+      }),
+      pollIntervalMs: Type.Integer({
+        minimum: 50,
+        maximum: 3_600_000,
+        default: 5000,
+        description: 'how often the engine looks for due transitions',
+      }),
+      batchSize: Type.Integer({
+        minimum: 1,
+        maximum: 10_000,
+        default: 200,
+        description: 'transitions one replica claims per round (each in its own transaction)',
       }),
     },
     { additionalProperties: false, default: {} },

@@ -826,6 +826,12 @@ export interface components {
        */
       nextExecutionDate?: components['schemas']['DateTime'];
       /**
+       * @description Set by the service on an instance of a standing order or recurring schedule: the
+       *     identification of the order that produced it (each instance is a payment of its own, produced
+       *     by the execution engine on its execution date). A value sent in a body is ignored.
+       */
+      standingOrderIdentification?: string;
+      /**
        * Format: uuid
        * @description Universally unique end-to-end transaction reference (UUID).
        */
@@ -981,6 +987,13 @@ export interface components {
       };
       /** @description Text explaining the change (the cancellation result, or the bank's description of a status change). */
       description?: string;
+      /**
+       * @description With a status change by the execution engine or the operator: its ISO 20022 payment status
+       *     (ACSP settlement in process, ACSC settled, RJCT rejected, CANC cancelled …).
+       */
+      isoStatus?: string;
+      /** @description With RJCT, the ISO 20022 status reason code (AM04 insufficient funds, AC04 closed account, AC01 unknown account, AM03 currency not convertible). */
+      isoReason?: string;
     };
     /** @description One changed field of a payment record. */
     FieldChange: {

@@ -30,6 +30,7 @@ import {
   updatePaymentIfVersion,
   type StoredPayment,
 } from '../storage/payments-repo.js';
+import { postLedgerEffect } from '../engine/transition.js';
 import type { DirectoryModes } from '../../config/payments-directory.js';
 import type { RuleViolation } from '../domain/rules.js';
 import { payerAccountsOf } from './accounts.js';
@@ -62,13 +63,23 @@ export const etagOf = (version: number): string => `"v${version}"`;
 
 /** The stored payment as the API returns it; a schedule shows its remaining instances and next date. */
 export function render(p: StoredPayment, now: Date): PaymentOrder {
-  return renderRecord(
+  const order = renderRecord(
     p.record,
     p.status,
     p.reason,
     [],
     scheduleProgress(p.record, p.instancesConsumed, now),
   );
+  // An instance of a standing order names the order that produced it.
+  return p.parentId === undefined
+    ? order
+    : {
+        ...order,
+        paymentInstructionReference: {
+          ...order.paymentInstructionReference,
+          standingOrderIdentification: p.parentId,
+        },
+      };
 }
 
 /**
@@ -345,6 +356,9 @@ async function cancel(tx: SqlExecutor, input: CancelInput): Promise<StoredRespon
     input.request,
   );
   if (decision.newStatus !== undefined || decision.skipped !== undefined) {
+    // A SUSPENDED payment may have been debited already: cancelling it gives the payer the amount back.
+    if (decision.newStatus !== undefined)
+      await postLedgerEffect(tx, current, { to: decision.newStatus, at: input.now.toISOString() });
     const cancellationType = input.request.cancellationType ?? 'SINGLE_PAYMENT_INSTANCE';
     const instances =
       decision.skipped !== undefined

@@ -97,6 +97,8 @@ function renderHistoryEntry(e: HistoryEntry): PaymentHistoryEntry {
     ...(e.changesTruncated ? { changesTruncated: true } : {}),
     ...(e.cancellation !== undefined ? { cancellation: e.cancellation } : {}),
     ...(e.description !== undefined ? { description: e.description } : {}),
+    ...(e.isoStatus !== undefined ? { isoStatus: e.isoStatus } : {}),
+    ...(e.isoReason !== undefined ? { isoReason: e.isoReason } : {}),
   };
 }
 
