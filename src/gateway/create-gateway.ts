@@ -46,6 +46,7 @@ import { BackendClient } from './upstream/backend-client.js';
 import type { IdentityForwarder } from './upstream/identity.js';
 import { UsageRecorder } from './usage/recorder.js';
 import { UsageStore } from './usage/store.js';
+import type { Governance } from './governance/pipeline.js';
 
 export const GATEWAY_JWKS_PATH = '/.well-known/jwks.json';
 
@@ -63,6 +64,11 @@ export interface CreateGatewayOptions {
   readonly catalogue?: Catalogue | undefined;
   /** Replaces the configured gatekeeper (tests of the transport and dispatch without keys). */
   readonly gatekeeper?: Gatekeeper | undefined;
+  /**
+   * Governed actions built by the caller (tests with doubles of the policy, consent and budgets);
+   * otherwise built from configuration.
+   */
+  readonly governance?: ((stores: GatewayStores) => Governance) | undefined;
 }
 
 export async function createGateway(options: CreateGatewayOptions): Promise<FastifyInstance> {
@@ -168,6 +174,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
         const url = new URL(b.baseUrl);
         return [b.baseUrl.replace(/\/+$/, ''), url.origin, url.host];
       }),
+      governance: options.governance?.(stores),
     });
 
     await app.register(async (scope) => {

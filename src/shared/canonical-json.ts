@@ -1,5 +1,6 @@
-// Canonical JSON for hashing: object keys sorted at every depth, undefined members left out, no
-// whitespace. Two equal values always give the same text, whatever order their keys were built in.
+// Canonical JSON for hashing (RFC 8785 for values parsed from JSON): object keys sorted by UTF-16 code
+// units at every depth, undefined members left out, no whitespace, numbers and strings as ECMAScript
+// serialises them. Two equal values always give the same text, whatever order their keys were built in.
 
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
