@@ -15,6 +15,8 @@ export function configuredSecrets(config: FrozenConfig): string[] {
   if (config.admin.bootstrapToken !== undefined) secrets.push(config.admin.bootstrapToken);
   const pepper = config.gateway.auth.subscriptionKeys.pepper;
   if (pepper !== undefined) secrets.push(pepper);
+  const requestStateSecret = config.gateway.mcp.requestStateSecret;
+  if (requestStateSecret !== undefined) secrets.push(requestStateSecret);
   for (const url of [
     config.gateway.database.url,
     config.payments.database.url,

@@ -205,6 +205,13 @@ export const McpSchema = Type.Object(
       description:
         'a catalogue reload that would remove more than this share of the tools is refused unless forced (tools reload --force); one that leaves a backend without tools always is',
     }),
+    requestStateSecret: Type.Optional(
+      Type.String({
+        minLength: 32,
+        description:
+          'key (HKDF input) signing the requestState of 2026-07-28 consent round trips; the same on every replica. Absent: derived from gateway.auth.subscriptionKeys.pepper, else random per process (one replica only)',
+      }),
+    ),
     serverName: Type.String({ minLength: 1, default: 'toolgate' }),
     instructions: Type.Optional(Type.String()),
   },

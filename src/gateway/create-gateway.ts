@@ -46,7 +46,11 @@ import { BackendClient } from './upstream/backend-client.js';
 import type { IdentityForwarder } from './upstream/identity.js';
 import { UsageRecorder } from './usage/recorder.js';
 import { UsageStore } from './usage/store.js';
-import type { Governance } from './governance/pipeline.js';
+import { Governance, type GovernanceServices } from './governance/pipeline.js';
+import { moneyKey } from './governance/call.js';
+import { RequestStateSigner } from './governance/request-state.js';
+import { AuditEvidence } from './storage/governance-evidence.js';
+import type { MoneyLocation } from '../config/gateway-mcp.js';
 
 export const GATEWAY_JWKS_PATH = '/.well-known/jwks.json';
 
@@ -68,7 +72,7 @@ export interface CreateGatewayOptions {
    * Governed actions built by the caller (tests with doubles of the policy, consent and budgets);
    * otherwise built from configuration.
    */
-  readonly governance?: ((stores: GatewayStores) => Governance) | undefined;
+  readonly governance?: ((stores: GatewayStores) => GovernanceServices) | undefined;
 }
 
 export async function createGateway(options: CreateGatewayOptions): Promise<FastifyInstance> {
@@ -174,7 +178,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
         const url = new URL(b.baseUrl);
         return [b.baseUrl.replace(/\/+$/, ''), url.origin, url.host];
       }),
-      governance: options.governance?.(stores),
+      governance: governanceOf(config, stores, options.governance?.(stores), logger),
     });
 
     await app.register(async (scope) => {
@@ -219,6 +223,39 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     await closeAll();
     throw error;
   }
+}
+
+/**
+ * Governed actions (issue 25) over the policy, consent and budget services: the money-moving tools from
+ * gateway.backends[].tools.<operationId>.money, the requestState key, the evidence in the audit chain.
+ */
+function governanceOf(
+  config: FrozenConfig,
+  stores: GatewayStores,
+  services: GovernanceServices | undefined,
+  logger: Logger,
+): Governance | undefined {
+  if (services === undefined) return undefined;
+  const money = new Map<string, MoneyLocation>();
+  for (const backend of config.gateway.backends)
+    for (const [operationId, override] of Object.entries(backend.tools))
+      if (override.money !== undefined)
+        money.set(
+          moneyKey({ backend: backend.name, operationId, name: operationId }),
+          override.money,
+        );
+  const secret = config.gateway.mcp.requestStateSecret;
+  const pepper = config.gateway.auth.subscriptionKeys.pepper;
+  if (!RequestStateSigner.shared(secret, pepper))
+    logger.warn(
+      'neither gateway.mcp.requestStateSecret nor a subscription key pepper is set: consent round trips (requestState) verify on this replica only',
+    );
+  return new Governance({
+    ...services,
+    evidence: services.evidence ?? new AuditEvidence(stores.db),
+    signer: RequestStateSigner.fromSecrets(secret, pepper),
+    money,
+  });
 }
 
 /** Subscription keys, user tokens (when an identity provider is configured) and quotas. */

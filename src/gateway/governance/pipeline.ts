@@ -50,6 +50,13 @@ export interface GovernanceParts {
   readonly clock?: (() => Date) | undefined;
 }
 
+/** The parts built elsewhere (policy, consent, budgets): the gateway adds money, signer and evidence. */
+export type GovernanceServices = Pick<
+  GovernanceParts,
+  'governor' | 'consent' | 'ledger' | 'convert'
+> &
+  Partial<Pick<GovernanceParts, 'evidence' | 'clock'>>;
+
 /** How this request can carry consent, and what it carries back on a retry. */
 export interface ConsentChannel {
   readonly mode: 'input_required' | 'url_elicitation' | 'fallback';
@@ -128,9 +135,12 @@ export class Governance {
       const message = decision.message ?? 'A rule of this gateway does not allow this call.';
       return {
         kind: 'result',
-        result: toolError(`${message} (rule ${decision.ruleId ?? '?'}; the backend was not called)`, {
-          governance: { effect: 'deny', rule: decision.ruleId, callId: call.callId },
-        }),
+        result: toolError(
+          `${message} (rule ${decision.ruleId ?? '?'}; the backend was not called)`,
+          {
+            governance: { effect: 'deny', rule: decision.ruleId, callId: call.callId },
+          },
+        ),
       };
     }
     if (decision.effect === 'confirm' || decision.effect === 'approve') {
@@ -153,8 +163,7 @@ export class Governance {
 
   /** After the backend: a refused call gives its reservation back; the answer becomes evidence. */
   async settle(proceed: Proceed, answer: BackendAnswer): Promise<void> {
-    const refused =
-      answer.status === undefined || answer.status < 200 || answer.status >= 300;
+    const refused = answer.status === undefined || answer.status < 200 || answer.status >= 300;
     if (refused && proceed.reservation !== null)
       await this.parts.ledger.release(proceed.call, proceed.reservation);
     if (!proceed.evidenced) return;
@@ -308,9 +317,7 @@ export class Governance {
           'URL_ELICITATION_REQUIRED',
           `This call needs approval: ${who}, then retry the same call.`,
           {
-            elicitations: [
-              { mode: 'url', elicitationId: approval.id, url: approval.url, message },
-            ],
+            elicitations: [{ mode: 'url', elicitationId: approval.id, url: approval.url, message }],
             approval: approvalSummary(approval),
           },
         ),

@@ -105,7 +105,5 @@ export class RequestStateSigner {
 }
 
 function derive(secret: string): Buffer {
-  return Buffer.from(
-    hkdfSync('sha256', secret, 'toolgate', 'toolgate mcp requestState v1', 32),
-  );
+  return Buffer.from(hkdfSync('sha256', secret, 'toolgate', 'toolgate mcp requestState v1', 32));
 }

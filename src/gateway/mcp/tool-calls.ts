@@ -11,11 +11,7 @@ import type { IdentityForwarder } from '../upstream/identity.js';
 import { nextTraceparent } from '../upstream/trace.js';
 import { errorResult, mapOutcome, type CallToolResult } from './tool-result.js';
 import type { ArgumentValidator } from './arguments.js';
-import {
-  META_CLIENT_CAPABILITIES,
-  hasStructuredContent,
-  isModernVersion,
-} from './protocol.js';
+import { META_CLIENT_CAPABILITIES, hasStructuredContent, isModernVersion } from './protocol.js';
 import type { ConsentChannel, Governance, Proceed } from '../governance/pipeline.js';
 import { isPlainObject } from '../../shared/is-plain-object.js';
 import { mayUseTool, type Caller } from '../caller.js';
@@ -153,9 +149,7 @@ export class ToolCalls {
     });
     if (governed !== undefined)
       await this.options.governance?.settle(governed, {
-        ...(outcome.kind === 'response'
-          ? { status: outcome.status }
-          : { failure: outcome.reason }),
+        ...(outcome.kind === 'response' ? { status: outcome.status } : { failure: outcome.reason }),
         ...(result.isError !== true && result.structuredContent !== undefined
           ? { body: result.structuredContent }
           : {}),

@@ -86,7 +86,7 @@ export function governanceRoutes(services: AdminServices): AdminRoute[] {
     route({
       method: 'GET',
       path: '/audit',
-      summary: 'Query the audit log, newest first; one governed call\'s story with ?call= (admin)',
+      summary: "Query the audit log, newest first; one governed call's story with ?call= (admin)",
       tags: ['audit'],
       query: AuditQuery,
       response: listSchema('entries', AuditEntrySchema),
