@@ -21,6 +21,7 @@ import { BootstrapTokens } from '../gateway/admin/bootstrap-token.js';
 import { AuditLog } from '../gateway/admin/audit-log.js';
 import { KeyProvisioning } from '../gateway/admin/provisioning.js';
 import { SYSTEM_ACTOR } from '../gateway/admin/actor.js';
+import { addDemoPolicies } from './demo-policies.js';
 
 const SECRETS_FILE = 'demo-secrets.json';
 const DEMO_APPLICATION = 'demo-agent';
@@ -84,7 +85,8 @@ export function planDemo(config: FrozenConfig): DemoPlan {
 /**
  * The configuration with the demo secrets wired into both services: the payment service trusts the
  * generated identity secret and bank-directory key; every shipped payment backend sends them and points at
- * the payment service's actual address. Backends of other services are not touched.
+ * the payment service's actual address. Backends of other services are not touched. The demo rules and
+ * sample rates (demo-policies.ts) apply when the configuration has none of its own.
  */
 export async function withDemoWiring(config: FrozenConfig): Promise<FrozenConfig> {
   const secrets = await readSecrets(config.dataDir);
@@ -99,6 +101,7 @@ export async function withDemoWiring(config: FrozenConfig): Promise<FrozenConfig
   return reconfigure(config, (draft) => {
     draft.payments.identity.sharedSecret = secrets.identitySecret;
     draft.payments.bankLookup.apiKeys = [secrets.bankLookupKey];
+    addDemoPolicies(draft);
     draft.gateway.backends = draft.gateway.backends.map((backend) => {
       if (!isShippedPaymentBackend(backend) || !('file' in backend.openapi)) return backend;
       const wired = shipped.get(normalize(backend.openapi.file));

@@ -10,6 +10,7 @@ import { ConfigSchema, type Config, type FrozenConfig } from './schema.js';
 import { validateAgainstSchema } from './validate.js';
 import { checkRateLimitConfig } from './gateway-ratelimit.js';
 import { checkDevIdentityProviderConfig } from './gateway-auth.js';
+import { checkGovernanceConfig } from './gateway-governance.js';
 import { resolveSettings } from './gateway-identity.js';
 import { applyEnvironment, substituteEnvReferences, type Environment } from './environment.js';
 import { ConfigError } from './errors.js';
@@ -36,6 +37,7 @@ export function loadConfig(options: LoadConfigOptions): FrozenConfig {
   // What the schema cannot express, checked here once so a bad value stops startup with its key named.
   checkRateLimitConfig(config.gateway.rateLimit);
   checkDevIdentityProviderConfig(config.gateway.auth.devIdentityProvider, config.environment);
+  checkGovernanceConfig(config.gateway.governance);
   const resolved = resolveSettings(config);
   // A relative dataDir from the file (or the default) belongs to the file's folder, so a command run
   // from elsewhere with --config finds the same stores. One from TOOLGATE_DATA_DIR or the caller's

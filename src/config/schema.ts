@@ -9,6 +9,7 @@ import { RateLimitConfigSchema } from './gateway-ratelimit.js';
 import { PaymentsServiceProperties } from './payments-service.js';
 import { PaymentsFeesProperties } from './payments-fees.js';
 import { GatewayMcpProperties } from './gateway-mcp.js';
+import { GatewayGovernanceProperties } from './gateway-governance.js';
 import { AdminConfigSchema } from './admin.js';
 
 const port = (fallback: number) =>
@@ -119,6 +120,7 @@ export const GatewaySchema = Type.Object(
       { additionalProperties: false, default: {} },
     ),
     ...GatewayMcpProperties,
+    ...GatewayGovernanceProperties,
   },
   { additionalProperties: false, default: {} },
 );

@@ -15,6 +15,7 @@ import { createGatekeeper, type Gatekeeper } from './gatekeeper/gatekeeper.js';
 import { loadAssertionSigner } from './auth/assertion/gateway-signer.js';
 import { registerDevIdentityProvider } from './auth/dev-idp/register.js';
 import { openLiveIdentity, type LiveIdentityProvider } from './auth/live-identity.js';
+import { openLiveGovernor, type LiveGovernor } from './governance/policy/live-governor.js';
 import {
   buildProtectedResourceMetadata,
   protectedResourceMetadataUrls,
@@ -60,6 +61,13 @@ export interface GatewayStores {
   readonly redis?: Redis | undefined;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The governance rules in force on this replica (issue 25); the call path reads `current()`. */
+    governor?: LiveGovernor;
+  }
+}
+
 export interface CreateGatewayOptions {
   readonly config: FrozenConfig;
   readonly logger: Logger;
@@ -90,6 +98,13 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     if (metrics) closers.push(() => metrics.close());
     const identity = await openLiveIdentity(config, logger, stores.db, settings);
     closers.push(() => identity.close());
+    const governor = await openLiveGovernor({
+      db: stores.db,
+      governance: gateway.governance,
+      policies: gateway.policies,
+      logger,
+    });
+    closers.push(() => governor.close());
     const gatekeeper =
       options.gatekeeper ??
       (await configuredGatekeeper(config, logger, stores.db, settings, identity, metrics, closers));
@@ -118,6 +133,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     // nobody left to answer, and closing the pools gracefully would wait for its timeouts (up to totalMs,
     // far past the grace period), so the pools are destroyed instead (see clients below).
     app.addHook('onClose', closeAll);
+    app.decorate('governor', governor);
 
     const generations = new CatalogueGenerationRepository(stores.db);
     const configured = options.catalogue

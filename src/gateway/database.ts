@@ -9,12 +9,14 @@ import type { Database } from '../shared/db/types.js';
 import { gatewayMigrations } from './storage/migrations.js';
 import { subscriptionMigrations } from './auth/subscriptions/migrations.js';
 import { adminMigrations } from './admin/migrations.js';
+import { policyMigrations } from './governance/policy/migrations.js';
 
 /** Applies the gateway's migrations (idempotent; concurrent runs serialise). */
 export async function migrateGatewayDatabase(db: Database): Promise<void> {
   await runMigrations(db, 'gateway', gatewayMigrations);
   await runMigrations(db, 'subscriptions', subscriptionMigrations);
   await runMigrations(db, 'admin', adminMigrations);
+  await runMigrations(db, 'policies', policyMigrations);
 }
 
 /** Opens the configured gateway database and migrates it; closes it again if that fails. */

@@ -11,8 +11,9 @@ import { AuditLog } from './audit-log.js';
 import { BootstrapTokens } from './bootstrap-token.js';
 import { IdentityProviderService } from './identity-provider/service.js';
 import { KeyPolicyService } from './key-policy-service.js';
+import { PolicyService } from './policies.js';
 import { KeyProvisioning } from './provisioning.js';
-import { ToolSettingsService, configuredToolCatalogue } from './tool-settings.js';
+import { ToolSettingsService, configuredToolCatalogue, securityClassOf } from './tool-settings.js';
 import { UsageService } from './usage.js';
 
 export interface AdminServices {
@@ -30,6 +31,8 @@ export interface AdminServices {
   readonly identityProvider: IdentityProviderService;
   /** Usage per subscription and tool, as the gateway records it. */
   readonly usage: UsageService;
+  /** Governance rules: stored versions, save with compile check, dry run (issue 25). */
+  readonly policies: PolicyService;
 }
 
 /** Builds the services on an open, migrated gateway database (the caller owns and closes it). */
@@ -39,6 +42,11 @@ export function openAdminServices(db: Database, config: FrozenConfig): AdminServ
   const provisioning = new KeyProvisioning(db, subscriptions, audit);
   const applications = new ApplicationService(db, subscriptions);
   const identity = resolveIdentitySettings(config);
+  const tools = new ToolSettingsService({
+    db,
+    audit,
+    loadCatalogue: configuredToolCatalogue(config.gateway.backends),
+  });
   return {
     db,
     audit,
@@ -54,11 +62,7 @@ export function openAdminServices(db: Database, config: FrozenConfig): AdminServ
     }),
     keyPolicy: new KeyPolicyService(db, audit),
     bootstrapTokens: new BootstrapTokens(db, config.admin.bootstrapToken),
-    tools: new ToolSettingsService({
-      db,
-      audit,
-      loadCatalogue: configuredToolCatalogue(config.gateway.backends),
-    }),
+    tools,
     identityProvider: new IdentityProviderService({
       db,
       audit,
@@ -70,5 +74,23 @@ export function openAdminServices(db: Database, config: FrozenConfig): AdminServ
       db,
       subscriptionsOf: (actor) => applications.visibleSubscriptions(actor),
     }),
+    policies: new PolicyService({
+      db,
+      audit,
+      governance: config.gateway.governance,
+      configured: config.gateway.policies,
+      lookupTool: (name) => policyToolOf(tools, name),
+    }),
+  };
+}
+
+/** The catalogue's view of a tool for the policy dry run; undefined when there is none by that name. */
+async function policyToolOf(tools: ToolSettingsService, name: string) {
+  const tool = (await tools.list()).find((t) => t.name === name);
+  if (tool === undefined) return undefined;
+  return {
+    backend: tool.backend,
+    securityClass: securityClassOf(tool.securityClass),
+    annotations: tool.annotations,
   };
 }

@@ -4,6 +4,7 @@ import type { AdminServices } from '../services.js';
 import { accessRequestRoutes } from './access-requests.js';
 import { governanceRoutes } from './governance.js';
 import { identityProviderRoutes } from './identity-provider.js';
+import { policyRoutes } from './policies.js';
 import { subscriptionRoutes } from './subscriptions.js';
 import { toolRoutes } from './tools.js';
 import { usageRoutes } from './usage.js';
@@ -16,5 +17,6 @@ export function adminApiRoutes(services: AdminServices): AdminRoute[] {
     ...toolRoutes(services),
     ...identityProviderRoutes(services),
     ...usageRoutes(services),
+    ...policyRoutes(services),
   ];
 }
