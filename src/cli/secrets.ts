@@ -17,6 +17,8 @@ export function configuredSecrets(config: FrozenConfig): string[] {
   if (pepper !== undefined) secrets.push(pepper);
   const requestStateSecret = config.gateway.mcp.requestStateSecret;
   if (requestStateSecret !== undefined) secrets.push(requestStateSecret);
+  const webhook = config.gateway.governance.approvals.webhook;
+  if (webhook !== undefined) secrets.push(webhook.secret);
   for (const url of [
     config.gateway.database.url,
     config.payments.database.url,

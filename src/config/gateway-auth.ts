@@ -75,8 +75,18 @@ export const GatewayAuthSchema = Type.Object(
         users: Type.Array(DevUserSchema, {
           minItems: 1,
           maxItems: 100,
-          default: [{ sub: 'alice', name: 'Alice Example', email: 'alice@example.com' }],
-          description: 'the users the development sign-in page offers',
+          default: [
+            { sub: 'alice', name: 'Alice Example', email: 'alice@example.com' },
+            // The demo's second person (issue 25): approves other users' payments above 10,000 EUR.
+            {
+              sub: 'bob',
+              name: 'Bob Example',
+              email: 'bob@example.com',
+              claims: { roles: ['payments-approver'] },
+            },
+          ],
+          description:
+            'the users the development sign-in page offers (alice; bob, holding the role payments-approver)',
         }),
         autoLogin: Type.Optional(
           Type.String({

@@ -1,5 +1,5 @@
 // Configuration of governed actions (issue 25): `gateway.governance` (the base currency and the rates
-// amounts are converted with) and `gateway.policies` (the rules, in order). The schema checks each rule's
+// amounts are converted with; consent: `gateway.governance.approvals`) and `gateway.policies` (the rules, in order). The schema checks each rule's
 // shape; the gateway compiles the CEL of every rule at startup and names the rule on error.
 import { Type, type Static } from '@sinclair/typebox';
 import { isCurrency } from '../shared/currencies.js';
@@ -14,6 +14,45 @@ const Amount = Type.Union(
   [Type.String({ pattern: DECIMAL_TEXT }), Type.Number({ exclusiveMinimum: 0, maximum: 1e15 })],
   { description: 'a positive decimal (string, exact) or number' },
 );
+
+export const ApprovalWebhookSchema = Type.Object(
+  {
+    url: Type.String({
+      pattern: '^https?://',
+      description: 'where a JSON announcement of every new approval is POSTed',
+    }),
+    secret: Type.String({
+      minLength: 16,
+      description:
+        'HMAC-SHA256 key of the `Toolgate-Signature` header over `<timestamp>.<body>` (use ${env:NAME})',
+    }),
+    timeoutMs: Type.Integer({ minimum: 100, maximum: 60000, default: 5000 }),
+    retries: Type.Integer({
+      minimum: 0,
+      maximum: 10,
+      default: 3,
+      description: 'further attempts after a failed one, with doubling back-off from 500 ms',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const GovernanceApprovalsSchema = Type.Object(
+  {
+    ttlSeconds: Type.Integer({
+      minimum: 30,
+      maximum: 7 * 86400,
+      default: 900,
+      description:
+        'how long an approval may be decided and its receipt used, from the moment the call asked for it',
+    }),
+    webhook: Type.Optional(ApprovalWebhookSchema),
+  },
+  { additionalProperties: false, default: {} },
+);
+
+export type GovernanceApprovalsConfig = Static<typeof GovernanceApprovalsSchema>;
+export type ApprovalWebhookConfig = Static<typeof ApprovalWebhookSchema>;
 
 export const GovernanceConfigSchema = Type.Object(
   {
@@ -35,6 +74,8 @@ export const GovernanceConfigSchema = Type.Object(
       description:
         'how often each replica checks for a rule set stored through the admin API (PUT /admin/api/v1/policies)',
     }),
+    // Consent (approvals): how long an approval stays valid, where new ones are announced.
+    approvals: GovernanceApprovalsSchema,
   },
   { additionalProperties: false, default: {} },
 );
@@ -98,7 +139,10 @@ export const GatewayGovernanceProperties = {
   policies: PolicyRulesSchema,
 };
 
-export type GovernanceConfig = DeepReadonly<Static<typeof GovernanceConfigSchema>>;
+/** What policies and money conversion read (the consent settings are `approvals`, read by consent). */
+export type GovernanceConfig = DeepReadonly<
+  Omit<Static<typeof GovernanceConfigSchema>, 'approvals'>
+>;
 export type PolicyRuleConfig = DeepReadonly<Static<typeof PolicyRuleSchema>>;
 
 /** What the schema cannot check: the codes are ISO 4217, the rates positive, the base rate is 1. */

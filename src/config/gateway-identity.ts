@@ -72,3 +72,28 @@ export function gatewayBaseUrl(config: AddressInput): string {
 export function mcpUrl(config: AddressInput): string {
   return `${gatewayBaseUrl(config)}${config.gateway.mcp.path}`;
 }
+
+interface AdminAddressInput {
+  readonly admin: {
+    readonly publicUrl?: string | undefined;
+    readonly host: string;
+    readonly port: number;
+  };
+}
+
+/**
+ * The admin listener's externally visible base URL (no trailing slash): `admin.publicUrl`, else its
+ * listener (a loopback or every-interface listener as 127.0.0.1). Absolute portal links that leave the
+ * portal — the approval page an agent relays — are built on it, never on a request's Host.
+ */
+export function adminBaseUrl(config: AdminAddressInput): string {
+  if (config.admin.publicUrl !== undefined) return config.admin.publicUrl.replace(/\/+$/, '');
+  const host =
+    config.admin.host === '0.0.0.0' ||
+    config.admin.host === '::' ||
+    config.admin.host === 'localhost'
+      ? '127.0.0.1'
+      : config.admin.host;
+  const shown = host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${config.admin.port}`;
+}

@@ -10,6 +10,7 @@ import { gatewayMigrations } from './storage/migrations.js';
 import { subscriptionMigrations } from './auth/subscriptions/migrations.js';
 import { adminMigrations } from './admin/migrations.js';
 import { policyMigrations } from './governance/policy/migrations.js';
+import { consentMigrations } from './governance/consent/migrations.js';
 
 /** Applies the gateway's migrations (idempotent; concurrent runs serialise). */
 export async function migrateGatewayDatabase(db: Database): Promise<void> {
@@ -17,6 +18,7 @@ export async function migrateGatewayDatabase(db: Database): Promise<void> {
   await runMigrations(db, 'subscriptions', subscriptionMigrations);
   await runMigrations(db, 'admin', adminMigrations);
   await runMigrations(db, 'policies', policyMigrations);
+  await runMigrations(db, 'consent', consentMigrations);
 }
 
 /** Opens the configured gateway database and migrates it; closes it again if that fails. */

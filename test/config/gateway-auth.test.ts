@@ -2,13 +2,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig, ConfigError } from '../../src/config/load.js';
 
-test('devIdentityProvider defaults: the demo user alice; no autoLogin', () => {
+test('devIdentityProvider defaults: the demo users alice and bob (bob: role payments-approver, issue 25); no autoLogin', () => {
   const config = loadConfig({ env: {} });
   const dev = config.gateway.auth.devIdentityProvider;
   assert.deepEqual(
     dev.users.map((u) => u.sub),
-    ['alice'],
+    ['alice', 'bob'],
   );
+  assert.deepEqual(dev.users[0]?.claims, undefined, 'alice holds no role');
+  assert.deepEqual(dev.users[1]?.claims, { roles: ['payments-approver'] });
   assert.equal(dev.autoLogin, undefined);
   assert.deepEqual(config.gateway.auth.scopes, ['openid', 'profile', 'offline_access']);
 });

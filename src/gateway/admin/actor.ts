@@ -19,6 +19,11 @@ export interface Actor {
   readonly via: ActorCredential;
   /** Display name or e-mail when known. */
   readonly name?: string | undefined;
+  /**
+   * A signed-in user's roles: the values of `admin.roleClaim` in their token (governed actions' approvers
+   * are told by them). Absent for toolgate's own actors.
+   */
+  readonly roles?: readonly string[] | undefined;
 }
 
 export const SYSTEM_ACTOR: Actor = { role: 'system', subject: 'system', via: 'system' };

@@ -20,7 +20,7 @@ import { createGovernor } from '../governance/policy/governor.js';
 import { PolicyVersionStore, type StoredPolicyVersion } from '../governance/policy/store.js';
 import type { Actor } from './actor.js';
 import type { AuditSink } from './audit-sink.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../../shared/canonical-json.js';
 import { AdminError, requireAdmin, type FieldInput } from './errors.js';
 
 export interface PolicySet {

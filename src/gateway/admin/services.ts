@@ -15,6 +15,8 @@ import { PolicyService } from './policies.js';
 import { KeyProvisioning } from './provisioning.js';
 import { ToolSettingsService, configuredToolCatalogue, securityClassOf } from './tool-settings.js';
 import { UsageService } from './usage.js';
+import { ApprovalDecisions } from './approvals.js';
+import { createConsentService } from '../governance/consent/service.js';
 
 export interface AdminServices {
   readonly db: Database;
@@ -33,6 +35,8 @@ export interface AdminServices {
   readonly usage: UsageService;
   /** Governance rules: stored versions, save with compile check, dry run (issue 25). */
   readonly policies: PolicyService;
+  /** Approvals of governed calls: listing and deciding (audited). */
+  readonly approvals: ApprovalDecisions;
 }
 
 /** Builds the services on an open, migrated gateway database (the caller owns and closes it). */
@@ -81,6 +85,7 @@ export function openAdminServices(db: Database, config: FrozenConfig): AdminServ
       configured: config.gateway.policies,
       lookupTool: (name) => policyToolOf(tools, name),
     }),
+    approvals: new ApprovalDecisions({ db, audit, consent: createConsentService({ db, config }) }),
   };
 }
 

@@ -18,13 +18,15 @@ export interface RoleRule {
 export type UserActor = Actor & { readonly role: 'admin' | 'developer'; readonly issuer: string };
 
 export function roleOf(claims: Readonly<Record<string, unknown>>, rule: RoleRule) {
+  return rolesOf(claims, rule).includes(rule.adminRole) ? 'admin' : 'developer';
+}
+
+/** The roles `admin.roleClaim` holds: an array's strings, or a space-separated string's words. */
+export function rolesOf(claims: Readonly<Record<string, unknown>>, rule: RoleRule): string[] {
   const roles = claims[rule.roleClaim];
-  const isAdmin = Array.isArray(roles)
-    ? roles.includes(rule.adminRole)
-    : typeof roles === 'string'
-      ? roles.split(/\s+/).includes(rule.adminRole)
-      : false;
-  return isAdmin ? 'admin' : 'developer';
+  if (Array.isArray(roles)) return roles.filter((r): r is string => typeof r === 'string');
+  if (typeof roles === 'string') return roles.split(/\s+/).filter((r) => r !== '');
+  return [];
 }
 
 /** The actor verified claims stand for; UNAUTHENTICATED when they name no usable user. */
@@ -57,5 +59,6 @@ export function userActor(
     issuer,
     via,
     ...(name === undefined ? {} : { name }),
+    roles: rolesOf(claims, rule),
   };
 }

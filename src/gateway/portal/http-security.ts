@@ -112,6 +112,31 @@ export function clearOidcBinding(request: FastifyRequest, reply: FastifyReply): 
   );
 }
 
+/** Where to go after signing in (a page that sent the browser to sign in); 10 minutes, this origin only. */
+const RETURN_COOKIE = 'toolgate_portal_return';
+
+export function setReturnTo(request: FastifyRequest, reply: FastifyReply, path: string): void {
+  if (sessionIdFrom(request) !== undefined) return;
+  appendCookie(
+    reply,
+    `${RETURN_COOKIE}=${encodeURIComponent(path)}; Max-Age=600; ${cookieAttributes(request, 'Lax')}`,
+  );
+}
+
+/** The return path a page asked for, when it is one of the portal's own approval pages; clears it. */
+export function takeReturnTo(request: FastifyRequest, reply: FastifyReply): string | undefined {
+  const raw = cookies(request).get(RETURN_COOKIE);
+  if (raw === undefined) return undefined;
+  appendCookie(reply, `${RETURN_COOKIE}=; Max-Age=0; ${cookieAttributes(request, 'Lax')}`);
+  let path: string;
+  try {
+    path = decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+  return /^\/portal\/approvals\/apv_[A-Za-z0-9_-]{16,64}$/.test(path) ? path : undefined;
+}
+
 function appendCookie(reply: FastifyReply, cookie: string): void {
   const current = reply.getHeader('set-cookie');
   const list = current === undefined ? [] : Array.isArray(current) ? current : [String(current)];

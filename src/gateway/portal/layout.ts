@@ -25,6 +25,7 @@ const DEVELOPER_NAV: readonly [string, string][] = [
   ['/portal/applications', 'My applications'],
   ['/portal/request', 'Request access'],
   ['/portal/usage', 'Usage'],
+  ['/portal/approvals', 'Approvals'],
 ];
 
 export function page(assets: Assets, input: PageInput): Html {

@@ -32,4 +32,11 @@ CREATE TABLE portal_oidc_logins (
     up: `DELETE FROM portal_sessions;
 ALTER TABLE portal_sessions ADD COLUMN issuer TEXT;`,
   },
+  {
+    version: 3,
+    name: 'portal sessions keep the roles of their user',
+    // JSON array of the role claim's values at sign-in (approvers of governed actions are told by them);
+    // NULL for sessions from before: no roles until the user signs in again.
+    up: 'ALTER TABLE portal_sessions ADD COLUMN roles TEXT;',
+  },
 ];

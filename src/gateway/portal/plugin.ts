@@ -19,6 +19,7 @@ import {
   sameOrigin,
   sessionIdFrom,
   setSessionCookie,
+  takeReturnTo,
   type FormBody,
 } from './http-security.js';
 import { callbackUrl, type PortalListener } from './callback-url.js';
@@ -143,6 +144,8 @@ export function portalPlugin(deps: PortalDeps): FastifyPluginAsync {
     app.get('/', async (request, reply) => {
       const session = await sessionOf(request);
       if (session === null) return reply.redirect('/portal/sign-in', 303);
+      const back = takeReturnTo(request, reply);
+      if (back !== undefined) return reply.redirect(back, 303);
       return reply.redirect(
         session.actor.role === 'admin' ? '/portal/admin/requests' : '/portal/applications',
         303,

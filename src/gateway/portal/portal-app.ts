@@ -13,6 +13,7 @@ import { registerIdentityProviderPages } from './pages/admin-identity-provider.j
 import { registerAdminRequestPages } from './pages/admin-requests.js';
 import { registerAdminSubscriptionPages } from './pages/admin-subscriptions.js';
 import { registerDeveloperPages } from './pages/developer.js';
+import { registerApprovalPages } from './pages/approvals.js';
 import { registerToolsUsagePages } from './pages/tools-usage.js';
 import { portalPlugin } from './plugin.js';
 
@@ -47,6 +48,7 @@ export function portalApp(context: PortalAppContext): FastifyPluginAsync {
       registerAdminAuditPages(services),
       registerToolsUsagePages(services),
       registerIdentityProviderPages(services),
+      registerApprovalPages(services, config),
     ],
   });
 }

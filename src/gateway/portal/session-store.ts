@@ -23,6 +23,7 @@ interface SessionRow {
   role: 'admin' | 'developer';
   via: string;
   name: string | null;
+  roles: string | null;
   created_at: number;
   last_seen_at: number;
   expires_at: number;
@@ -61,8 +62,8 @@ export class SessionStore {
     const now = this.clock();
     const expiresAt = now + this.policy.absoluteMs;
     await this.db.execute(
-      `INSERT INTO portal_sessions (id_hash, subject, issuer, role, via, name, created_at, last_seen_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      `INSERT INTO portal_sessions (id_hash, subject, issuer, role, via, name, created_at, last_seen_at, expires_at, roles)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
         sha256(id),
         actor.subject,
@@ -73,6 +74,7 @@ export class SessionStore {
         now,
         now,
         expiresAt,
+        actor.roles === undefined ? null : JSON.stringify(actor.roles),
       ],
     );
     // Expired rows of everyone are swept now and then, on sign-in rather than on every request.
@@ -85,7 +87,7 @@ export class SessionStore {
     if (id === undefined || id.length < 16 || id.length > 128) return null;
     const hash = sha256(id);
     const rows = await this.db.query<SessionRow>(
-      'SELECT subject, issuer, role, via, name, created_at, last_seen_at, expires_at FROM portal_sessions WHERE id_hash = $1',
+      'SELECT subject, issuer, role, via, name, roles, created_at, last_seen_at, expires_at FROM portal_sessions WHERE id_hash = $1',
       [hash],
     );
     const row = rows[0];
@@ -105,6 +107,7 @@ export class SessionStore {
       ...(row.issuer === null ? {} : { issuer: row.issuer }),
       via: row.via as Actor['via'],
       ...(row.name === null ? {} : { name: row.name }),
+      ...(row.roles === null ? {} : { roles: JSON.parse(row.roles) as string[] }),
     };
     return { actor, csrfToken: csrfTokenOf(id), expiresAt: Number(row.expires_at) };
   }

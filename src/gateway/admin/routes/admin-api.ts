@@ -2,6 +2,7 @@
 import type { AdminRoute } from '../http/route.js';
 import type { AdminServices } from '../services.js';
 import { accessRequestRoutes } from './access-requests.js';
+import { approvalRoutes } from './approvals.js';
 import { governanceRoutes } from './governance.js';
 import { identityProviderRoutes } from './identity-provider.js';
 import { policyRoutes } from './policies.js';
@@ -18,5 +19,6 @@ export function adminApiRoutes(services: AdminServices): AdminRoute[] {
     ...identityProviderRoutes(services),
     ...usageRoutes(services),
     ...policyRoutes(services),
+    ...approvalRoutes(services),
   ];
 }

@@ -108,6 +108,11 @@ export const ActorSchema = {
     },
     via: { type: 'string' },
     name: { type: 'string' },
+    roles: {
+      type: 'array',
+      items: { type: 'string' },
+      description: "a user's roles (admin.roleClaim of their token)",
+    },
   },
 };
 
