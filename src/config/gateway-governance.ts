@@ -5,6 +5,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { isCurrency } from '../shared/currencies.js';
 import type { DeepReadonly } from './deep-readonly.js';
 import { ConfigError } from './errors.js';
+import { BudgetsConfigSchema } from './gateway-governance-budgets.js';
 
 const CURRENCY = '^[A-Z]{3}$';
 /** A non-negative decimal written as text: "1.08", "25000", "0.0125". */
@@ -76,6 +77,8 @@ export const GovernanceConfigSchema = Type.Object(
     }),
     // Consent (approvals): how long an approval stays valid, where new ones are announced.
     approvals: GovernanceApprovalsSchema,
+    // Money budgets: the calendar and store they count on (gateway-governance-budgets.ts).
+    budgets: BudgetsConfigSchema,
   },
   { additionalProperties: false, default: {} },
 );
@@ -141,7 +144,7 @@ export const GatewayGovernanceProperties = {
 
 /** What policies and money conversion read (the consent settings are `approvals`, read by consent). */
 export type GovernanceConfig = DeepReadonly<
-  Omit<Static<typeof GovernanceConfigSchema>, 'approvals'>
+  Omit<Static<typeof GovernanceConfigSchema>, 'approvals' | 'budgets'>
 >;
 export type PolicyRuleConfig = DeepReadonly<Static<typeof PolicyRuleSchema>>;
 

@@ -26,6 +26,7 @@ export type GatewayErrorCode =
   | 'FORBIDDEN'
   | 'RATE_LIMITED'
   | 'RATE_LIMIT_UNAVAILABLE'
+  | 'BUDGET_UNAVAILABLE'
   | 'CATALOGUE_LOAD_FAILED'
   | 'URL_ELICITATION_REQUIRED';
 
@@ -61,6 +62,7 @@ export const GATEWAY_ERRORS: Readonly<Record<GatewayErrorCode, Mapping>> = {
   FORBIDDEN: { rpc: -31002, http: 403 },
   RATE_LIMITED: { rpc: -31029, http: 429 },
   RATE_LIMIT_UNAVAILABLE: { rpc: -31053, http: 503 },
+  BUDGET_UNAVAILABLE: { rpc: -31055, http: 503 },
   CATALOGUE_LOAD_FAILED: { rpc: -32603, http: 500 },
   // MCP 2025-11-25: the call needs the user to complete a URL-mode elicitation (governance consent).
   URL_ELICITATION_REQUIRED: { rpc: -32042, http: 200 },
