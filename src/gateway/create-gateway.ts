@@ -49,6 +49,9 @@ import { UsageRecorder } from './usage/recorder.js';
 import { UsageStore } from './usage/store.js';
 import { Governance, type GovernanceServices } from './governance/pipeline.js';
 import { moneyKey } from './governance/call.js';
+import { convertMoney } from './governance/money.js';
+import { createConsentService } from './governance/consent/service.js';
+import { openBudgetLedger } from './governance/budgets/open.js';
 import { RequestStateSigner } from './governance/request-state.js';
 import { AuditEvidence } from './storage/governance-evidence.js';
 import type { MoneyLocation } from '../config/gateway-mcp.js';
@@ -194,7 +197,13 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
         const url = new URL(b.baseUrl);
         return [b.baseUrl.replace(/\/+$/, ''), url.origin, url.host];
       }),
-      governance: governanceOf(config, stores, options.governance?.(stores), logger),
+      governance: governanceOf(
+        config,
+        stores,
+        options.governance?.(stores) ??
+          (await configuredGovernance(config, logger, stores, governor, closers)),
+        logger,
+      ),
     });
 
     await app.register(async (scope) => {
@@ -242,16 +251,37 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
 }
 
 /**
+ * The policy, consent and budget services as configured: the live rules (opened above), the approvals
+ * store, the budget ledger on the quotas' store, money converted at gateway.governance's rates.
+ */
+async function configuredGovernance(
+  config: FrozenConfig,
+  logger: Logger,
+  stores: GatewayStores,
+  governor: LiveGovernor,
+  closers: (() => unknown)[],
+): Promise<GovernanceServices> {
+  const ledger = await openBudgetLedger(config, { logger });
+  closers.push(() => ledger.close());
+  const settings = config.gateway.governance;
+  return {
+    governor,
+    consent: createConsentService({ db: stores.db, config, logger }),
+    ledger,
+    convert: (amount, currency) => convertMoney(amount, currency, settings),
+  };
+}
+
+/**
  * Governed actions (issue 25) over the policy, consent and budget services: the money-moving tools from
  * gateway.backends[].tools.<operationId>.money, the requestState key, the evidence in the audit chain.
  */
 function governanceOf(
   config: FrozenConfig,
   stores: GatewayStores,
-  services: GovernanceServices | undefined,
+  services: GovernanceServices,
   logger: Logger,
-): Governance | undefined {
-  if (services === undefined) return undefined;
+): Governance {
   const money = new Map<string, MoneyLocation>();
   for (const backend of config.gateway.backends)
     for (const [operationId, override] of Object.entries(backend.tools))
