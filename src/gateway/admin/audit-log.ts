@@ -31,7 +31,8 @@ export interface AuditQuery {
   readonly limit?: number | undefined;
   /**
    * A governed call's id (a UUID): the entries about it, i.e. with the target `call:<id>` or naming it as
-   * `callId` (the approval's entries), oldest first: one call's whole story.
+   * `callId` (the approval's entries) or `approvalCallId` (the retry that redeemed its receipt, up to the
+   * backend's answer), oldest first: one call's whole story.
    */
   readonly call?: string | undefined;
 }
@@ -93,9 +94,9 @@ export class AuditLog implements AuditSink {
       } else add('target_id = ?', query.target);
     }
     if (query.call !== undefined) {
-      params.push(query.call, `%"callId":"${query.call}"%`);
+      params.push(query.call, `%"callId":"${query.call}"%`, `%"approvalCallId":"${query.call}"%`);
       where.push(
-        `((target_type = 'call' AND target_id = $${params.length - 1}) OR after_json LIKE $${params.length})`,
+        `((target_type = 'call' AND target_id = $${params.length - 2}) OR after_json LIKE $${params.length - 1} OR after_json LIKE $${params.length})`,
       );
     }
     if (query.since !== undefined) add('at >= ?', query.since);

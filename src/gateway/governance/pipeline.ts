@@ -75,6 +75,8 @@ export interface Proceed {
   readonly reservation: BudgetReservation | null;
   /** Whether the decision was recorded (a rule matched): its outcome is recorded too. */
   readonly evidenced: boolean;
+  /** The receipt redeemed for this call, if consent was needed (its call id ties the story together). */
+  readonly receipt: Approval | null;
   readonly money: MoneyLocation | undefined;
 }
 
@@ -143,9 +145,11 @@ export class Governance {
         ),
       };
     }
+    let receipt: Approval | null = null;
     if (decision.effect === 'confirm' || decision.effect === 'approve') {
       const consent = await this.consent(call, decision, channel);
-      if (consent !== null) return consent;
+      if ('kind' in consent) return consent;
+      receipt = consent.receipt;
     }
     let reservation: BudgetReservation | null = null;
     if (decision.budgets.length > 0) {
@@ -153,12 +157,13 @@ export class Governance {
       if (!reserved.ok) return this.budgetRefused(call, reserved);
       reservation = reserved.reservation;
       await this.record(call, 'governance.budget.reserved', {
+        ...storyOf(receipt),
         reservation: reservation.id,
         amountMinor: reservation.amountMinor,
         budgets: reservation.limits.map((l) => l.ruleId),
       });
     }
-    return { kind: 'proceed', call, decision, reservation, evidenced, money };
+    return { kind: 'proceed', call, decision, reservation, evidenced, money, receipt };
   }
 
   /** After the backend: a refused call gives its reservation back; the answer becomes evidence. */
@@ -172,6 +177,7 @@ export class Governance {
         ? readPointer(answer.body, proceed.money.reference)
         : undefined;
     await this.record(proceed.call, 'governance.backend.answer', {
+      ...storyOf(proceed.receipt),
       ...(answer.status === undefined ? { failure: answer.failure ?? 'no answer' } : {}),
       ...(answer.status === undefined ? {} : { status: answer.status }),
       ...(typeof reference === 'string' || typeof reference === 'number'
@@ -191,7 +197,7 @@ export class Governance {
     call: GovernedCall,
     decision: PolicyDecision,
     channel: ConsentChannel,
-  ): Promise<Gate | null> {
+  ): Promise<Gate | { readonly receipt: Approval }> {
     const binding: ConsentBinding = {
       subscription: call.caller.subscription,
       subject: call.caller.subject,
@@ -262,16 +268,19 @@ export class Governance {
     return this.ask(call, decision, approval, channel, binding);
   }
 
-  private async redeemed(call: GovernedCall, approval: Approval): Promise<null> {
+  private async redeemed(
+    call: GovernedCall,
+    approval: Approval,
+  ): Promise<{ readonly receipt: Approval }> {
     await this.record(call, 'governance.consent.redeemed', {
+      ...storyOf(approval),
       receipt: approval.id,
-      approvalCallId: approval.callId,
       kind: approval.kind,
       decidedBy: approval.decidedBy ?? null,
       decidedAt: approval.decidedAt ?? null,
       policyVersion: approval.binding.policyVersion,
     });
-    return null;
+    return { receipt: approval };
   }
 
   /** The answer that asks for consent, in the form the client understands. */
@@ -410,6 +419,14 @@ function decisionEvidence(call: GovernedCall, decision: PolicyDecision): Record<
     ...(call.money === undefined ? {} : { money: call.money }),
     at: call.at.toISOString(),
   };
+}
+
+/**
+ * A retry that redeemed a receipt names the call that asked for it (`approvalCallId`), so the audit query
+ * `?call=<that call>` follows the story from the request for consent to the backend's answer.
+ */
+function storyOf(receipt: Approval | null): Record<string, unknown> {
+  return receipt === null ? {} : { approvalCallId: receipt.callId };
 }
 
 function approvalSummary(approval: Approval): Record<string, unknown> {

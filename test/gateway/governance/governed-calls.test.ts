@@ -364,21 +364,21 @@ describe('issue 25: evidence', () => {
     assert.equal(done.result.isError, undefined);
     const audit = new AuditLog(gw.db);
     const requested = await audit.query({ action: 'governance.consent.requested', limit: 1 });
-    const firstCall = requested[0]?.target.id;
-    assert.ok(firstCall);
-    const redeemed = (await audit.query({ action: 'governance.consent.redeemed', limit: 1 }))[0];
-    const callId = String(redeemed?.target.id);
-    const story = await audit.query({ call: callId });
+    const firstCall = String(requested[0]?.target.id);
+    // The story of the call that asked: its decision and request, then the retry that redeemed the
+    // receipt, up to the backend's answer.
+    const story = await audit.query({ call: firstCall });
     assert.deepEqual(
       story.map((e) => e.action),
       [
         'governance.decision',
+        'governance.consent.requested',
         'governance.consent.redeemed',
         'governance.budget.reserved',
         'governance.backend.answer',
       ],
     );
-    const [decision, receipt, , answer] = story.map((e) => e.after as Json);
+    const [decision, request, receipt, , answer] = story.map((e) => e.after as Json);
     assert.equal(decision?.rule, 'confirm-over-1000');
     assert.equal(decision?.effect, 'confirm');
     assert.deepEqual(decision?.money, {
@@ -387,10 +387,15 @@ describe('issue 25: evidence', () => {
       baseCurrency: 'EUR',
       baseMinor: 150000,
     });
+    assert.equal(request?.approval, approval.id);
     assert.equal(receipt?.receipt, approval.id);
     assert.equal(receipt?.decidedBy, 'alice');
     assert.equal(answer?.status, 201);
     assert.equal(answer?.reference, 'PO-1');
+    // The retry's own story starts with its own decision.
+    const retry = await audit.query({ call: String(story[2]?.target.id) });
+    assert.equal(retry[0]?.action, 'governance.decision');
+    assert.equal(retry.length, 4);
     assert.deepEqual((await audit.verify()).ok, true);
   });
 });
