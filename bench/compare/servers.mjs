@@ -142,6 +142,22 @@ async function sdk() {
  * headers with the shared secret + one info access line per request (through the service's redacting
  * logger, written to /dev/null).
  */
+const governed = process.env.TOOLGATE_BENCH_POLICY === 'nomatch';
+const NO_MATCH_POLICIES = [
+  {
+    id: 'confirm-over-a-million',
+    when: 'has(money.base) && money.base > 1000000.0',
+    effect: 'confirm',
+    message: 'Payments above 1,000,000 EUR need your confirmation.',
+  },
+  {
+    id: 'no-deletes',
+    when: 'has(tool.annotations.destructiveHint) && tool.annotations.destructiveHint',
+    effect: 'deny',
+    message: 'Agents may not delete.',
+  },
+];
+
 async function toolgate(full) {
   const { default: pino } = await import('pino');
   const { createLogger } = await import(dist('src/shared/log/logger.js'));
@@ -167,8 +183,19 @@ async function toolgate(full) {
             identity: full
               ? { mode: 'headers', sharedSecret: 'bench-shared-secret-0123456789' }
               : { mode: 'headers' },
+            // Governed actions (issue 25): createPayment moves money (its amount is converted for the rules).
+            tools: governed
+              ? {
+                  createPayment: {
+                    money: { amount: '/body/amount/value', currency: '/body/amount/currency' },
+                  },
+                }
+              : {},
           },
         ],
+        // TOOLGATE_BENCH_POLICY=nomatch: rules in force that match none of the bench's calls (the governed
+        // step runs: the call is built, its amount converted, the rules evaluated), to compare with none.
+        policies: governed ? NO_MATCH_POLICIES : [],
         rateLimit: {
           user: quota,
           anonymous: quota,

@@ -70,30 +70,34 @@ export function buildGovernedCall(input: CallInput): BuiltCall {
     money = converted;
   }
   const user = caller.user;
-  return {
-    ok: true,
-    call: {
-      callId: randomUUID(),
-      tool: {
-        name: tool.name,
-        backend: tool.backend,
-        securityClass: tool.securityClass,
-        annotations: tool.annotations,
-      },
-      arguments: input.arguments,
-      argumentsHash: argumentsHash(input.arguments),
-      caller: {
-        application: caller.subscription.application,
-        subscription: caller.subscription.id,
-        environment: caller.subscription.environment,
-        subject: user?.subject ?? null,
-        claims: user?.claims ?? {},
-        scopes: user ? [...grantedScopes(user.claims)] : [],
-      },
-      at: input.now,
-      money,
+  const args = input.arguments;
+  let hash: string | undefined;
+  const call: GovernedCall = {
+    callId: randomUUID(),
+    tool: {
+      name: tool.name,
+      backend: tool.backend,
+      securityClass: tool.securityClass,
+      annotations: tool.annotations,
     },
+    arguments: args,
+    // Computed when first read (consent, evidence): a call no rule matches never hashes its arguments
+    // (decision: the governed step costs nothing measurable for calls no rule matches).
+    get argumentsHash() {
+      return (hash ??= argumentsHash(args));
+    },
+    caller: {
+      application: caller.subscription.application,
+      subscription: caller.subscription.id,
+      environment: caller.subscription.environment,
+      subject: user?.subject ?? null,
+      claims: user?.claims ?? {},
+      scopes: user ? [...grantedScopes(user.claims)] : [],
+    },
+    at: input.now,
+    money,
   };
+  return { ok: true, call };
 }
 
 /** Hex SHA-256 of the RFC 8785 canonical JSON of the arguments. */
