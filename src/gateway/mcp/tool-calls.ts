@@ -39,8 +39,6 @@ export interface CallTrace {
   readonly log?: FastifyBaseLogger | undefined;
   /** Adds fields to the request's access line (tool, backend, upstream outcome and time). */
   readonly annotate?: ((fields: Readonly<Record<string, unknown>>) => void) | undefined;
-  /** A 2025-11-25 client that declared the `elicitation.url` capability (MCP 2025-11-25 URL mode). */
-  readonly urlElicitation?: boolean | undefined;
 }
 
 export class ToolCalls {
@@ -105,13 +103,7 @@ export class ToolCalls {
     const governance = this.options.governance;
     let governed: Proceed | undefined;
     if (governance !== undefined && governance.active()) {
-      const gate = await governance.gate(
-        caller,
-        tool,
-        args,
-        sent,
-        consentChannel(params, version, trace),
-      );
+      const gate = await governance.gate(caller, tool, args, sent, consentChannel(params, version));
       if (gate.kind === 'error') throw gate.error;
       if (gate.kind === 'input_required') {
         trace.annotate?.({ governance: 'input_required' });
@@ -187,30 +179,26 @@ export class ToolCalls {
 
 /**
  * How this tools/call can carry consent: 2026-07-28 with the elicitation capability's URL mode declared in
- * `_meta`: input_required (and what a retry echoes); 2025-11-25 that declared `elicitation.url`: the
- * URL elicitation error; otherwise the fallback tool result.
+ * `_meta`: input_required (and what a retry echoes); 2025-11-25 whose request declares `elicitation.url`
+ * the same way (the gateway keeps no session, so what `initialize` declared is not known here): the URL
+ * elicitation error; otherwise the fallback tool result (decision: consent over MCP per protocol revision).
  */
-function consentChannel(
-  params: Record<string, unknown>,
-  version: string,
-  trace: CallTrace,
-): ConsentChannel {
+function consentChannel(params: Record<string, unknown>, version: string): ConsentChannel {
   const structured = hasStructuredContent(version);
-  if (isModernVersion(version)) {
-    const meta = isPlainObject(params._meta) ? params._meta : {};
-    const caps = meta[META_CLIENT_CAPABILITIES];
-    const elicitation = isPlainObject(caps) ? caps.elicitation : undefined;
-    if (isPlainObject(elicitation) && isPlainObject(elicitation.url))
-      return {
-        mode: 'input_required',
-        structured,
-        requestState: params.requestState,
-        inputResponses: params.inputResponses,
-      };
-    return { mode: 'fallback', structured };
-  }
-  if (version === '2025-11-25' && trace.urlElicitation === true)
-    return { mode: 'url_elicitation', structured };
+  const meta = isPlainObject(params._meta) ? params._meta : undefined;
+  const caps = meta?.[META_CLIENT_CAPABILITIES];
+  const elicitation = isPlainObject(caps) ? caps.elicitation : undefined;
+  const urlMode = isPlainObject(elicitation) && isPlainObject(elicitation.url);
+  if (isModernVersion(version))
+    return urlMode
+      ? {
+          mode: 'input_required',
+          structured,
+          requestState: params.requestState,
+          inputResponses: params.inputResponses,
+        }
+      : { mode: 'fallback', structured };
+  if (version === '2025-11-25' && urlMode) return { mode: 'url_elicitation', structured };
   return { mode: 'fallback', structured };
 }
 

@@ -251,6 +251,32 @@ describe('issue 25: consent for clients without URL elicitation (the fallback re
   });
 });
 
+describe('issue 25: consent over MCP 2025-11-25 (URL elicitation required, -32042)', () => {
+  test('a 2025-11-25 request declaring elicitation.url gets -32042 with the URL elicitation; after approval the same call succeeds', async () => {
+    const caps = {
+      'io.modelcontextprotocol/clientCapabilities': { elicitation: { url: {} } },
+    };
+    const send = () =>
+      post(
+        { name: 'createPayment', arguments: payment('1500.00'), _meta: caps },
+        { 'mcp-protocol-version': '2025-11-25' },
+      );
+    const before = backendCalls();
+    const first = await send();
+    assert.equal(first.error.code, -32042);
+    const [elicitation] = first.error.data.elicitations;
+    assert.equal(elicitation.mode, 'url');
+    assert.match(elicitation.url, /\/portal\/approvals\//);
+    assert.equal(elicitation.elicitationId, first.error.data.approval.id);
+    assert.match(elicitation.message, /you must confirm it at/);
+    assert.equal(backendCalls(), before);
+    consent.decide(elicitation.elicitationId, 'approved');
+    const done = await send();
+    assert.equal(done.result.isError, undefined, JSON.stringify(done));
+    assert.equal(backendCalls(), before + 1);
+  });
+});
+
 describe('issue 25: consent over MCP 2026-07-28 (input_required with a URL-mode elicitation and requestState)', () => {
   async function ask(value = '1500.00') {
     const r = await modern('createPayment', payment(value));
