@@ -5,6 +5,7 @@
 //   node servers.mjs sdk <backendOrigin>
 //   node servers.mjs toolgate-lean <backendOrigin> <key-file>
 //   node servers.mjs toolgate-full <backendOrigin> <key-file> <public-jwk-json> [<redis-url>]
+//   node servers.mjs toolgate-governed <backendOrigin> <key-file> <public-jwk-json>  (full + rules matching none)
 // Every MCP server calls the same backend operation, POST /api/v1/payments with the call's body.
 import { createServer } from 'node:http';
 import { writeFileSync } from 'node:fs';
@@ -142,7 +143,7 @@ async function sdk() {
  * headers with the shared secret + one info access line per request (through the service's redacting
  * logger, written to /dev/null).
  */
-const governed = process.env.TOOLGATE_BENCH_POLICY === 'nomatch';
+const governed = role === 'toolgate-governed';
 const NO_MATCH_POLICIES = [
   {
     id: 'confirm-over-a-million',
@@ -193,8 +194,8 @@ async function toolgate(full) {
               : {},
           },
         ],
-        // TOOLGATE_BENCH_POLICY=nomatch: rules in force that match none of the bench's calls (the governed
-        // step runs: the call is built, its amount converted, the rules evaluated), to compare with none.
+        // toolgate-governed: toolgate full with rules in force that match none of the bench's calls (the
+        // governed step runs: the call is built, its amount converted, the rules evaluated).
         policies: governed ? NO_MATCH_POLICIES : [],
         rateLimit: {
           user: quota,
@@ -252,8 +253,8 @@ let url;
 if (role === 'backend') url = await listen(backend());
 else if (role === 'passthrough') url = await listen(passthrough());
 else if (role === 'sdk') url = await listen(await sdk());
-else if (role === 'toolgate-lean' || role === 'toolgate-full')
-  url = await (await toolgate(role === 'toolgate-full')).listen({ port: 0, host: '127.0.0.1' });
+else if (role === 'toolgate-lean' || role === 'toolgate-full' || role === 'toolgate-governed')
+  url = await (await toolgate(role !== 'toolgate-lean')).listen({ port: 0, host: '127.0.0.1' });
 else throw new Error(`unknown role ${role}`);
 process.send({ url });
 process.on('message', (message) => {

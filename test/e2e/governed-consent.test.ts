@@ -4,11 +4,16 @@
 //     answers input_required with a URL-mode elicitation, the client's elicitation handler is the test
 //     acting as alice in a real browser (playwright-core + chromium) on the approval page, the client
 //     retries with the requestState and the payment is made;
-//   - the TypeScript SDK 1.x client gets the fallback result and succeeds on retry after approval;
+//   - the Python `mcp` client in its default (2026-07-28) mode does the same, its elicitation callback
+//     handing the URL to the test, which approves in the browser;
+//   - the MCP Inspector CLI and the TypeScript SDK 1.x client get the fallback result and succeeds on retry after approval;
 //   - four-eyes: alice cannot approve her own 12,000 EUR payment, bob (payments-approver) can (the payment
 //     service then refuses it for want of funds, and the budget reservation is released);
 //   - the audit log tells each call's story (?call=).
 import { after, before, describe, test } from 'node:test';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import assert from 'node:assert/strict';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -17,6 +22,9 @@ import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotoc
 import { chromiumArgs, ensureChromium, freshProfile } from '../helpers/chromium.js';
 import { demoForFile } from '../helpers/process.js';
 import { rpc } from '../helpers/mcp-http.js';
+import { pythonWithMcp } from '../helpers/python.js';
+import { inspector } from '../helpers/inspector.js';
+import { writeFileSync } from 'node:fs';
 
 const availability = ensureChromium();
 const skip =
@@ -24,6 +32,7 @@ const skip =
 if (skip) console.log(`# ${skip}`);
 
 const demo = demoForFile('toolgate-governed-');
+// Every demo account opens with 5,000 EUR: the payments below that are made add up to 4,700 EUR.
 
 interface Approval {
   readonly id: string;
@@ -170,13 +179,52 @@ describe('issue 25: consent over MCP with real clients', { skip }, () => {
     }
   });
 
+  test('Python mcp SDK (2026-07-28): input_required → alice confirms in the browser → the SDK retries with the requestState and the payment is made', async (t) => {
+    const found = pythonWithMcp();
+    if ('skip' in found) {
+      t.skip(found.skip);
+      return;
+    }
+    const script = join(process.cwd(), 'test', 'e2e', 'python', 'governed_client.py');
+    const child = spawn(found.python, [
+      script,
+      demo.printed.url,
+      JSON.stringify(demo.printed.headers),
+      JSON.stringify(payment(payer, 1050, 'Alan Turing')),
+    ]);
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const elicited: string[] = [];
+    let final: { protocolVersion: string; isError: boolean; structured: unknown } | undefined;
+    for await (const line of createInterface({ input: child.stdout })) {
+      const message = JSON.parse(line) as { elicit?: { url: string } } & typeof final;
+      if (message?.elicit !== undefined) {
+        elicited.push(message.elicit.url);
+        const page = await openApproval(alice, message.elicit.url, 'alice');
+        await page.getByRole('button', { name: 'Confirm' }).click();
+        await page.waitForURL(/done=approved/);
+        child.stdin.write('approved\n');
+      } else final = message;
+    }
+    const code = await new Promise<number | null>((resolve) =>
+      child.exitCode !== null ? resolve(child.exitCode) : child.on('exit', resolve),
+    );
+    assert.equal(code, 0, `the Python client failed:\n${stderr.slice(-3000)}`);
+    assert.ok(final, 'the client printed its result');
+    assert.equal(final.protocolVersion, '2026-07-28');
+    assert.equal(final.isError, false, JSON.stringify(final));
+    assert.match(reference(final.structured), /^PO-/);
+    assert.equal(elicited.length, 1, 'one round trip');
+    assert.match(elicited[0] ?? '', /\/portal\/approvals\/apv_/);
+  });
+
   test('TypeScript SDK 1.x: the fallback result names the approval page; after approval the same call succeeds once', async () => {
     const client = new Client1({ name: 'toolgate-e2e-consent-v1', version: '1.0.0' });
     await client.connect(
       new Transport1(new URL(demo.printed.url), { requestInit: { headers: demo.printed.headers } }),
     );
     try {
-      const args = payment(payer, 2000, 'Grace Hopper');
+      const args = payment(payer, 1100, 'Grace Hopper');
       const first = await client.callTool({ name: 'createPayment', arguments: args });
       assert.equal(first.isError, true);
       const approval = (first.structuredContent as { approval: Approval }).approval;
@@ -200,6 +248,40 @@ describe('issue 25: consent over MCP with real clients', { skip }, () => {
     } finally {
       await client.close();
     }
+  });
+
+  test('MCP Inspector CLI: the fallback result names the approval page; after approval the same call succeeds', async () => {
+    const configFile = join(demo.scratch, 'mcp.json');
+    writeFileSync(configFile, JSON.stringify(demo.summary.clientConfig, null, 2));
+    const args = [
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'createPayment',
+      '--tool-args-json',
+      JSON.stringify(payment(payer, 1050, 'Barbara Liskov')),
+    ];
+    const first = await inspector(configFile, args, demo.scratch);
+    // The Inspector prints the result and exits 5 for a tool result with isError (its "tool_is_error").
+    assert.equal(first.code, 5, `tools/call: ${first.stderr.slice(-2000)}`);
+    assert.match(first.stderr, /tool_is_error/);
+    const asked = JSON.parse(first.stdout) as {
+      isError?: boolean;
+      structuredContent: { approval: Approval };
+    };
+    assert.equal(asked.isError, true, first.stdout);
+    const approval = asked.structuredContent.approval;
+    assert.match(approval.url, /\/portal\/approvals\/apv_/);
+
+    const page = await openApproval(alice, approval.url, 'alice');
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.waitForURL(/done=approved/);
+
+    const retried = await inspector(configFile, args, demo.scratch);
+    assert.equal(retried.code, 0, `retry failed: ${retried.stdout.slice(0, 2000)}`);
+    const done = JSON.parse(retried.stdout) as { isError?: boolean; structuredContent: unknown };
+    assert.notEqual(done.isError, true, retried.stdout);
+    assert.match(reference(done.structuredContent), /^PO-/);
   });
 
   test("four-eyes: alice cannot approve her own 12,000 EUR payment; bob with the role payments-approver can; the backend's refusal releases the budget", async () => {
