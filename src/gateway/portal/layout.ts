@@ -19,6 +19,7 @@ const ADMIN_NAV: readonly [string, string][] = [
   ['/portal/admin/subscriptions', 'Subscriptions'],
   ['/portal/admin/tools', 'Tools'],
   ['/portal/admin/identity-provider', 'Identity provider'],
+  ['/portal/admin/policies', 'Policies'],
   ['/portal/admin/audit', 'Audit log'],
 ];
 const DEVELOPER_NAV: readonly [string, string][] = [

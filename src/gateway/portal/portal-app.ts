@@ -10,6 +10,7 @@ import type { RoleRule } from '../admin/user-actor.js';
 import { devPortalOidc } from '../auth/dev-idp/portal-client.js';
 import { registerAdminAuditPages } from './pages/admin-audit.js';
 import { registerIdentityProviderPages } from './pages/admin-identity-provider.js';
+import { registerPolicyPages } from './pages/admin-policies.js';
 import { registerAdminRequestPages } from './pages/admin-requests.js';
 import { registerAdminSubscriptionPages } from './pages/admin-subscriptions.js';
 import { registerDeveloperPages } from './pages/developer.js';
@@ -49,6 +50,7 @@ export function portalApp(context: PortalAppContext): FastifyPluginAsync {
       registerToolsUsagePages(services),
       registerIdentityProviderPages(services),
       registerApprovalPages(services, config),
+      registerPolicyPages(services),
     ],
   });
 }
