@@ -13,13 +13,16 @@ export function paymentCall(
     subscription?: string;
     issuer?: string;
     tool?: string;
+    payee?: string;
   } = {},
 ): GovernedCall {
   const amount = options.amount ?? '1500.00';
   const args = {
     body: {
       payerAccountReference: { paymentInstructionAccount: { accountId: 'DE89370400440532013000' } },
-      payeeAccountReference: { paymentInstructionAccount: { accountId: 'GB29NWBK60161331926819' } },
+      payeeAccountReference: {
+        paymentInstructionAccount: { accountId: options.payee ?? 'GB29NWBK60161331926819' },
+      },
       payeeReference: { involvedParty: { partyName: 'Ada Lovelace' } },
       paymentInstruction: {
         amount: { instructedAmount: Number(amount), instructedCurrency: 'EUR' },

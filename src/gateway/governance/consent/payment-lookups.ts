@@ -16,9 +16,12 @@ export interface FeeLine {
   readonly type: string;
 }
 
+/** A bank's name; 'not-found' when the directory has no bank for the account; null when unavailable. */
+export type BankName = string | 'not-found' | null;
+
 export interface PaymentContext {
-  readonly payerBank: string | null;
-  readonly payeeBank: string | null;
+  readonly payerBank: BankName;
+  readonly payeeBank: BankName;
   readonly fees: readonly FeeLine[] | null;
 }
 
@@ -29,7 +32,7 @@ async function post(
   path: string,
   body: unknown,
   timeoutMs: number,
-): Promise<Record<string, unknown> | null> {
+): Promise<Record<string, unknown> | 'not-found' | null> {
   try {
     const response = await fetch(`${backend.baseUrl.replace(/\/+$/, '')}${path}`, {
       method: 'POST',
@@ -43,6 +46,10 @@ async function post(
       signal: AbortSignal.timeout(timeoutMs),
     });
     const length = Number(response.headers.get('content-length') ?? '0');
+    if (response.status === 404) {
+      await response.body?.cancel().catch(() => undefined);
+      return 'not-found';
+    }
     if (response.status < 200 || response.status >= 300 || length > MAX_BYTES) {
       await response.body?.cancel().catch(() => undefined);
       return null;
@@ -62,7 +69,7 @@ async function bankName(
   backend: PaymentBackend,
   account: string,
   timeoutMs: number,
-): Promise<string | null> {
+): Promise<BankName> {
   if (!looksLikeIban(account)) return null;
   const found = await post(
     backend,
@@ -70,6 +77,7 @@ async function bankName(
     { identificationNumber: account.replace(/\s+/g, '').toUpperCase(), identificationType: 'IBAN' },
     timeoutMs,
   );
+  if (found === 'not-found') return 'not-found';
   const name = found?.['bankName'];
   return typeof name === 'string' && name !== '' ? name : null;
 }
@@ -80,6 +88,7 @@ async function feeQuote(
   timeoutMs: number,
 ): Promise<FeeLine[] | null> {
   const quote = await post(backend, '/payments/fetch-fees', summary.feeQuery, timeoutMs);
+  if (quote === 'not-found') return null;
   const applied = quote?.['appliedFee'];
   if (!Array.isArray(applied)) return null;
   return applied.flatMap((fee: unknown) => {

@@ -13,6 +13,7 @@ import { decisionRefusal } from '../../governance/consent/who-decides.js';
 import { paymentSummary, type PaymentSummary } from '../../governance/consent/payment-view.js';
 import {
   lookUpPayment,
+  type BankName,
   type PaymentBackend,
   type PaymentContext,
 } from '../../governance/consent/payment-lookups.js';
@@ -64,12 +65,10 @@ function formatMoney(amount: string | number, currency: string): string {
   }
 }
 
-function bank(name: string | null | undefined): Html {
-  return name === undefined
-    ? html``
-    : name === null
-      ? html`<span class="muted">(bank unavailable)</span>`
-      : html`<span>${name}</span>`;
+function bank(name: BankName): Html {
+  if (name === 'not-found') return html`<span class="muted">(bank not in the directory)</span>`;
+  if (name === null) return html`<span class="muted">(bank unavailable)</span>`;
+  return html`<span class="bank">${name}</span>`;
 }
 
 function paymentView(p: PaymentSummary, context: PaymentContext): Html {
