@@ -43,6 +43,7 @@ import { ToolCalls } from './mcp/tool-calls.js';
 import { ToolListing } from './mcp/tool-listing.js';
 import { createRateLimiter, type RateLimiter } from './ratelimit/limiter.js';
 import { ApprovalRepository } from './storage/approvals.js';
+import { ToolPinRepository } from './storage/tool-pins.js';
 import { BackendClient } from './upstream/backend-client.js';
 import type { IdentityForwarder } from './upstream/identity.js';
 import { UsageRecorder } from './usage/recorder.js';
@@ -158,6 +159,13 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       // A catalogue given by the caller (tests, benchmarks) is fixed; one built from configuration is
       // rebuilt when an operator asks (toolgate tools reload, or the document watch below).
       options.catalogue ? undefined : catalogueReloader(config, logger, stores.db, generations),
+      // Pinned definitions (issue 25): a configured tool whose definition changed is held back.
+      options.catalogue ? undefined : new ToolPinRepository(stores.db),
+      (error) =>
+        logger.error(
+          { reason: error instanceof Error ? error.message : String(error) },
+          'pinning tool definitions failed: retried on the next approval refresh',
+        ),
     );
     await directory.refresh(true);
     if (gateway.mcp.watchDocuments && !options.catalogue) {

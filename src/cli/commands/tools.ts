@@ -7,6 +7,7 @@ import { configApprovals } from '../../gateway/catalogue/directory.js';
 import { loadCatalogue } from '../../gateway/catalogue/load.js';
 import { reloadRefusal, toolCounts } from '../../gateway/catalogue/reload-guard.js';
 import type { Catalogue } from '../../gateway/catalogue/types.js';
+import { formatChanges, type DefinitionChange } from '../../gateway/catalogue/definition.js';
 import { openAdminServices } from '../../gateway/admin/services.js';
 import {
   ToolSettingsService,
@@ -29,6 +30,12 @@ Shows the tools the gateway builds from its backends' OpenAPI documents, with th
 approval state, and approves or revokes tools. Only approved tools are listed to MCP clients and callable.
 A stored decision (approve/revoke) overrides the backend's "approve" setting in the configuration; running
 gateways pick it up within gateway.mcp.approvalRefreshMs.
+
+Each tool's definition (name, description, schemas, annotations, overrides, the operation it calls) is
+pinned when it is approved (its SHA-256 is recorded). When a backend's OpenAPI document changes an approved
+tool, the gateways hold it back (not listed, not callable) until it is approved again: "list" marks it
+"held back" and prints the difference from the approved definition (JSON pointers, old → new); "approve"
+pins the new definition and releases it. Both are audited.
 
 "reload" checks that the catalogue builds from the backends' current OpenAPI documents (each valid
 against the OpenAPI schema) and the configuration's overrides, then asks every gateway replica sharing this
@@ -60,6 +67,14 @@ interface Row {
   readonly source: 'stored' | 'config';
   readonly method: string;
   readonly path: string;
+  /** SHA-256 of the current definition's canonical JSON. */
+  readonly definitionHash: string;
+  /** The approved (pinned) definition's hash; absent until pinned. */
+  readonly pinnedHash?: string | undefined;
+  /** Approved, but the definition changed since: not listed, not callable until approved again. */
+  readonly heldBack: boolean;
+  /** From the pinned definition to the current one. */
+  readonly changes: readonly DefinitionChange[];
 }
 
 export const toolsCommand: Command = {
@@ -180,6 +195,10 @@ function rowOf(tool: AdminTool): Row {
     source: tool.approval.source === 'stored' ? 'stored' : 'config',
     method: tool.operation.method,
     path: tool.operation.path,
+    definitionHash: tool.definition.hash,
+    pinnedHash: tool.definition.pinned?.hash,
+    heldBack: tool.definition.heldBack,
+    changes: tool.definition.changes,
   };
 }
 
@@ -198,7 +217,7 @@ function print(
     r.name,
     r.backend,
     r.securityClass,
-    `${r.approved ? 'yes' : 'no'} (${r.source})`,
+    `${r.approved ? 'yes' : 'no'} (${r.source})${r.heldBack ? ', held back' : ''}`,
     `${r.method} ${r.path}`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
@@ -209,4 +228,15 @@ function print(
         .join('  ')
         .trimEnd()}\n`,
     );
+  const held = rows.filter((r) => r.heldBack);
+  if (held.length === 0) return;
+  context.stdout.write(
+    `\nHeld back: the backend's document changed ${held.length === 1 ? 'this tool' : 'these tools'} since approval (not listed, not callable). Approve again to serve the new definition: toolgate tools approve ${held.map((r) => r.name).join(' ')}\n`,
+  );
+  for (const r of held) {
+    context.stdout.write(
+      `  ${r.name} (pinned ${r.pinnedHash?.slice(0, 12) ?? '-'}…, now ${r.definitionHash.slice(0, 12)}…):\n`,
+    );
+    for (const line of formatChanges(r.changes)) context.stdout.write(`    ${line}\n`);
+  }
 }

@@ -1,11 +1,19 @@
 // The tool catalogue as the admin API shows and changes it: every tool with its backend, approval state,
 // security class, annotations and stored overrides; a change of approval is stored for the replicas'
 // approval refresh (gateway.mcp.approvalRefreshMs), a change of overrides or security class also raises
-// the catalogue generation so every replica rebuilds its catalogue without a restart. Each change is one
-// transaction with its audit entry.
+// the catalogue generation so every replica rebuilds its catalogue without a restart. Approving a tool, or
+// changing an approved tool's overrides, pins its definition (issue 25): a tool whose definition later
+// changes is shown held back, with the difference. Each change is one transaction with its audit entries.
 import { Type, type Static } from '@sinclair/typebox';
 import type { Database } from '../../shared/db/types.js';
 import { configApprovals, type ApprovalState } from '../catalogue/directory.js';
+import {
+  definitionChanges,
+  definitionHash,
+  toolDefinition,
+  type DefinitionChange,
+} from '../catalogue/definition.js';
+import type { PinCandidate } from '../catalogue/pins.js';
 import { loadCatalogue } from '../catalogue/load.js';
 import {
   applyToolSettings,
@@ -18,6 +26,7 @@ import { GatewayError } from '../errors.js';
 import { ApprovalRepository } from '../storage/approvals.js';
 import { CatalogueGenerationRepository, bumpGeneration } from '../storage/catalogue-generation.js';
 import { ToolSettingsRepository } from '../storage/tool-settings.js';
+import { ToolPinRepository, auditedChanges, type PinRecord } from '../storage/tool-pins.js';
 import type { Actor } from './actor.js';
 import type { AuditSink } from './audit-sink.js';
 import { AdminError, requireAdmin } from './errors.js';
@@ -106,6 +115,22 @@ export interface AdminTool {
   readonly hiddenArguments: readonly string[];
   /** The stored overrides (the admin API's own; configuration overrides are already in the values). */
   readonly overrides: Readonly<Record<string, unknown>>;
+  /** The pinned definition (issue 25, "Pinned tool definitions"). */
+  readonly definition: ToolDefinitionState;
+}
+
+export interface ToolDefinitionState {
+  /** SHA-256 of the canonical JSON (RFC 8785) of the tool's current definition. */
+  readonly hash: string;
+  /** The pin: the hash of the definition last approved, when and by whom; absent until pinned. */
+  readonly pinned?: { readonly hash: string; readonly at: string; readonly by: string } | undefined;
+  /**
+   * Approved, but the current definition differs from the pinned one (the backend's document changed
+   * it): not listed to MCP clients, not callable, until re-approved.
+   */
+  readonly heldBack: boolean;
+  /** From the pinned definition to the current one (empty when they are equal or nothing is pinned). */
+  readonly changes: readonly DefinitionChange[];
 }
 
 /** The catalogue as configuration builds it, and the tools configuration approves. */
@@ -126,12 +151,14 @@ export class ToolSettingsService {
   private readonly approvals: ApprovalRepository;
   private readonly settings: ToolSettingsRepository;
   private readonly generations: CatalogueGenerationRepository;
+  private readonly pins: ToolPinRepository;
   private cached: { generation: number; configured: Promise<ConfiguredCatalogue> } | undefined;
 
   constructor(private readonly deps: ToolSettingsDeps) {
     this.approvals = new ApprovalRepository(deps.db);
     this.settings = new ToolSettingsRepository(deps.db);
     this.generations = new CatalogueGenerationRepository(deps.db);
+    this.pins = new ToolPinRepository(deps.db);
   }
 
   /** Every tool, sorted by name. Any signed-in actor may list (developers choose tools to request). */
@@ -143,11 +170,13 @@ export class ToolSettingsService {
       new Map(stored.map((s) => [s.toolName, s.settings])),
     );
     const approvals = new Map((await this.approvals.list()).map((a) => [a.toolName, a]));
+    const pins = await this.pins.list();
     return settled.catalogue.tools.map((tool) => {
       const configuredName = settled.configuredName.get(tool.name) ?? tool.name;
       const approval = approvals.get(tool.name);
       const overrides = stored.find((s) => s.toolName === configuredName)?.settings ?? {};
-      return view(tool, configuredName, configured.configApproved, approval, overrides);
+      const pin = pins.get(tool.name);
+      return view(tool, configuredName, configured.configApproved, approval, overrides, pin);
     });
   }
 
@@ -188,7 +217,54 @@ export class ToolSettingsService {
           : before.approval.source === 'stored'
             ? before.approval
             : undefined;
-      const after = view(tool, before.configuredName, configured.configApproved, approval, next);
+      // An approval, or a change to an approved tool's overrides, pins the definition as it now is.
+      const approvedAfter =
+        (approval?.state ??
+          (configured.configApproved.has(before.configuredName) ? 'approved' : 'revoked')) ===
+        'approved';
+      const current = candidateOf(tool);
+      // A rename moves the pin to the new name (the definition, which holds the name, is pinned anew).
+      const renamedPin =
+        newName !== before.name ? (await this.pins.list(tx)).get(before.name) : undefined;
+      if (newName !== before.name) await this.pins.remove(tx, before.name);
+      let repinned: { previous: PinRecord | undefined } | undefined;
+      if (patch.approval === 'approved' || (overridesChanged && approvedAfter))
+        repinned = {
+          previous: (await this.pins.pin(tx, current, actor.subject, now)) ?? renamedPin,
+        };
+      const pin = (await this.pins.list(tx)).get(newName);
+      const after = view(
+        tool,
+        before.configuredName,
+        configured.configApproved,
+        approval,
+        next,
+        pin,
+      );
+      if (repinned && repinned.previous?.hash !== current.hash)
+        await this.deps.audit.append(
+          {
+            actor,
+            action: 'tool.pin',
+            target: { type: 'tool', id: before.configuredName },
+            ...(repinned.previous
+              ? {
+                  before: {
+                    name: repinned.previous.toolName,
+                    definitionHash: repinned.previous.hash,
+                  },
+                }
+              : {}),
+            after: {
+              name: newName,
+              definitionHash: current.hash,
+              ...(repinned.previous
+                ? { changes: auditedChanges(repinned.previous.definition, current.definition) }
+                : {}),
+            },
+          },
+          tx,
+        );
       await this.deps.audit.append(
         {
           actor,
@@ -256,14 +332,37 @@ function merged(previous: StoredToolSettings, patch: ToolPatch): StoredToolSetti
   return out as StoredToolSettings;
 }
 
+function candidateOf(tool: Tool): PinCandidate {
+  const definition = toolDefinition(tool);
+  return { name: tool.name, hash: definitionHash(definition), definition };
+}
+
+function definitionState(
+  tool: Tool,
+  approved: boolean,
+  pin: PinRecord | undefined,
+): ToolDefinitionState {
+  const current = candidateOf(tool);
+  if (!pin) return { hash: current.hash, heldBack: false, changes: [] };
+  const changed = pin.hash !== current.hash;
+  return {
+    hash: current.hash,
+    pinned: { hash: pin.hash, at: pin.pinnedAt, by: pin.pinnedBy },
+    heldBack: approved && changed,
+    changes: changed ? definitionChanges(pin.definition, current.definition) : [],
+  };
+}
+
 function view(
   tool: Tool,
   configuredName: string,
   configApproved: ReadonlySet<string>,
   approval: { state: ApprovalState; updatedAt?: string; updatedBy?: string } | undefined,
   overrides: StoredToolSettings,
+  pin: PinRecord | undefined,
 ): AdminTool {
   const { securityClass, ...rest } = overrides;
+  const approved = approval ? approval.state === 'approved' : configApproved.has(configuredName);
   return {
     name: tool.name,
     configuredName,
@@ -290,6 +389,7 @@ function view(
       ...rest,
       ...(securityClass === undefined ? {} : { securityClass: TO_API[securityClass] }),
     },
+    definition: definitionState(tool, approved, pin),
   };
 }
 
@@ -299,6 +399,7 @@ function auditable(tool: AdminTool): Record<string, unknown> {
   return {
     name: tool.name,
     approval: tool.approval.state,
+    definitionHash: tool.definition.hash,
     securityClass: tool.securityClass,
     overrides: { ...overrides, ...(hidden ? { hidden: Object.keys(hidden) } : {}) },
   };

@@ -1,7 +1,10 @@
 // The live view of the catalogue: which tools are approved (configuration, overridden by the stored
-// approval state) and which a caller may see, with stateless cursor pagination over the sorted names.
+// approval state) and which a caller may see, with stateless cursor pagination over the sorted names. An
+// approved tool whose definition no longer has its pinned hash is held back (catalogue/pins.ts).
 import { GatewayError } from '../errors.js';
+import { definitionHash, toolDefinition } from './definition.js';
 import type { CatalogueGeneration } from './generation.js';
+import type { PinCandidate, PinStore } from './pins.js';
 import type { Catalogue, Tool } from './types.js';
 
 export type ApprovalState = 'approved' | 'revoked';
@@ -45,6 +48,11 @@ export class ToolDirectory {
   /** The generation this replica last loaded (or tried to); undefined until the first refresh. */
   private generation: number | undefined;
   private changes = 0;
+  /** Tool name → pinned definition hash (empty without a pin store). */
+  private pinned: ReadonlyMap<string, string> = new Map();
+  /** The catalogue whose pins were last reconciled (pinned where absent, held back where changed). */
+  private reconciled: Catalogue | undefined;
+  private readonly candidates = new WeakMap<Tool, PinCandidate>();
 
   constructor(
     catalogue: Catalogue,
@@ -54,6 +62,9 @@ export class ToolDirectory {
     private readonly refreshMs = 5000,
     private readonly now: () => number = Date.now,
     private readonly reloader?: CatalogueReloader,
+    private readonly pins?: PinStore,
+    /** Told when reconciling pins fails (the next refresh tries again). */
+    private readonly pinFailed: (error: unknown) => void = () => undefined,
   ) {
     this.current = catalogue;
     this.approvedByConfig = configApproved;
@@ -87,14 +98,17 @@ export class ToolDirectory {
   }
 
   private async reread(): Promise<void> {
-    const [state, latest] = await Promise.all([
+    const [state, latest, pinned] = await Promise.all([
       this.source?.load() ?? new Map<string, ApprovalState>(),
       this.reloader?.generation(),
+      this.pins?.load(),
     ]);
     const generation = latest?.generation;
     if (!sameApprovals(this.stored, state)) this.changes++;
     this.stored = state;
+    if (pinned !== undefined) this.setPins(pinned);
     this.loadedAt = this.now();
+    await this.reconcilePins();
     if (this.reloader === undefined || generation === undefined) return;
     if (this.generation === undefined || generation <= this.generation) {
       this.generation ??= generation;
@@ -120,15 +134,72 @@ export class ToolDirectory {
       this.approvedByConfig = next.configApproved;
       this.changes++;
       reloader.reloaded?.(generation, next.catalogue);
+      await this.reconcilePins();
     } catch (error) {
       reloader.failed(generation, error);
     }
   }
 
+  /** Approved (stored state, else configuration) and not held back: listed and callable. */
   isApproved(name: string): boolean {
+    return this.approvalOf(name) && !this.isHeldBack(name);
+  }
+
+  /** Approved, whether or not its definition still matches its pin. */
+  private approvalOf(name: string): boolean {
     const state = this.stored.get(name);
     if (state !== undefined) return state === 'approved';
     return this.approvedByConfig.has(name);
+  }
+
+  /**
+   * The tool's definition differs from the one pinned when it was approved: it looks unknown to every
+   * caller until someone re-approves it.
+   */
+  isHeldBack(name: string): boolean {
+    const pin = this.pinned.get(name);
+    const tool = this.current.byName.get(name);
+    return pin !== undefined && tool !== undefined && pin !== this.candidate(tool).hash;
+  }
+
+  private candidate(tool: Tool): PinCandidate {
+    let found = this.candidates.get(tool);
+    if (!found) {
+      const definition = toolDefinition(tool);
+      found = { name: tool.name, hash: definitionHash(definition), definition };
+      this.candidates.set(tool, found);
+    }
+    return found;
+  }
+
+  private setPins(pinned: ReadonlyMap<string, string>): void {
+    if (!sameApprovals(this.pinned, pinned)) this.changes++;
+    this.pinned = pinned;
+  }
+
+  /**
+   * Once per catalogue: pins the approved tools that have no pin yet, and records (audited, once across
+   * replicas) the approved tools held back because their definition changed.
+   */
+  private async reconcilePins(): Promise<void> {
+    const pins = this.pins;
+    const catalogue = this.current;
+    if (!pins || this.reconciled === catalogue) return;
+    try {
+      const approved = catalogue.tools.filter((t) => this.approvalOf(t.name));
+      const unpinned = approved.filter((t) => !this.pinned.has(t.name));
+      const held = approved.filter((t) => this.isHeldBack(t.name));
+      if (unpinned.length > 0) {
+        await pins.pinIfAbsent(unpinned.map((t) => this.candidate(t)));
+        this.setPins(await pins.load());
+      }
+      if (held.length > 0) await pins.recordHeld(held.map((t) => this.candidate(t)));
+      const matching = approved.filter((t) => this.pinned.has(t.name) && !this.isHeldBack(t.name));
+      if (matching.length > 0) await pins.clearHeld(matching.map((t) => this.candidate(t)));
+      this.reconciled = catalogue;
+    } catch (error) {
+      this.pinFailed(error);
+    }
   }
 
   /** The tool if it exists, is approved and `visible` allows it. */
@@ -153,10 +224,7 @@ export class ToolDirectory {
   }
 }
 
-function sameApprovals(
-  a: ReadonlyMap<string, ApprovalState>,
-  b: ReadonlyMap<string, ApprovalState>,
-): boolean {
+function sameApprovals(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
   if (a.size !== b.size) return false;
   for (const [name, state] of a) if (b.get(name) !== state) return false;
   return true;

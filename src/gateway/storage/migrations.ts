@@ -77,4 +77,21 @@ export const gatewayMigrations: readonly Migration[] = [
     up: `ALTER TABLE gateway_catalogue_generation ADD COLUMN forced INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE gateway_catalogue_generation ADD COLUMN tool_counts TEXT`,
   },
+  {
+    version: 7,
+    name: 'pinned tool definitions',
+    // One row per pinned tool (issue 25): the definition approved (canonical JSON) and its SHA-256; held_*:
+    // the changed definition last recorded as held back (cleared by re-approval), so each hold-back is
+    // recorded and audited once across replicas.
+    up: `CREATE TABLE gateway_tool_pins (
+  tool_name TEXT PRIMARY KEY,
+  definition_hash TEXT NOT NULL,
+  definition TEXT NOT NULL,
+  pinned_at TEXT NOT NULL,
+  pinned_by TEXT NOT NULL,
+  held_hash TEXT,
+  held_definition TEXT,
+  held_at TEXT
+)`,
+  },
 ];

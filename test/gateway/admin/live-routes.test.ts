@@ -111,6 +111,21 @@ describe('tool, identity-provider and usage routes', () => {
     const tools = listed.body.tools as { name: string; approval: { state: string } }[];
     assert.ok(tools.some((t) => t.name === 'getPayment' && t.approval.state === 'approved'));
 
+    // Issue 25, pinned tool definitions: each tool carries its definition's hash and pin state.
+    const get = tools.find((t) => t.name === 'getPayment') as unknown as {
+      definition: { hash: string; heldBack: boolean; changes: unknown[] };
+    };
+    assert.match(get.definition.hash, /^[0-9a-f]{64}$/);
+    assert.equal(get.definition.heldBack, false);
+    assert.deepEqual(get.definition.changes, []);
+    const approved = await call('PATCH', '/tools/getPayment', { approval: 'approved' });
+    assert.equal(approved.status, 200);
+    assert.deepEqual(
+      (approved.body.definition as { pinned: { hash: string; by: string } }).pinned.hash,
+      get.definition.hash,
+      'approving pins the current definition',
+    );
+
     const patched = await call('PATCH', '/tools/getPayment', {
       title: 'Read a payment',
       approval: 'revoked',
@@ -148,8 +163,14 @@ describe('tool, identity-provider and usage routes', () => {
 
     const audit = await call('GET', '/audit?action=tool.update');
     const entries = audit.body.entries as { action: string; target: { id: string } }[];
-    assert.equal(entries.length, 1, 'refused changes leave no audit entry');
-    assert.equal(entries[0]?.target.id, 'getPayment');
+    // The approval and the title change; refused changes leave none.
+    assert.equal(entries.length, 2, 'refused changes leave no audit entry');
+    assert.deepEqual(
+      entries.map((e) => e.target.id),
+      ['getPayment', 'getPayment'],
+    );
+    const pins = await call('GET', '/audit?action=tool.pin');
+    assert.equal((pins.body.entries as unknown[]).length, 1, 'the approval pinned the definition');
   });
 
   test('identity provider: validate, save (422 when invalid), versions, revert', async () => {

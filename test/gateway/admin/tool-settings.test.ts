@@ -126,12 +126,14 @@ for (const target of DATABASE_TARGETS)
       assert.deepEqual(
         audit.entries.map((e) => [e.action, e.target.id]),
         [
+          // Changing an approved tool pins its new definition (issue 25, pinned tool definitions).
+          ['tool.pin', 'getPayment'],
           ['tool.update', 'getPayment'],
           ['tool.update', 'cancelPayment'],
         ],
       );
-      assert.deepEqual(audit.inTransaction, [true, true]);
-      assert.deepEqual((audit.entries[0]?.after as { overrides: unknown }).overrides, {
+      assert.deepEqual(audit.inTransaction, [true, true, true]);
+      assert.deepEqual((audit.entries[1]?.after as { overrides: unknown }).overrides, {
         name: 'readPayment',
         title: 'Read one payment',
         securityClass: 'user',

@@ -77,12 +77,12 @@ describe('catalogue reload', () => {
       assert.equal((await list(gw)).get('getPayment')?.description, 'Get a payment');
 
       const generations = new CatalogueGenerationRepository(gw.db);
+      const served = (await list(gw)).size;
       assert.equal(await generations.bump('test'), 1);
-      const reloaded = await eventually(
-        gw,
-        (t) => t.get('getPayment')?.description === 'Reads one payment (reloaded).',
-      );
-      assert.equal(reloaded.size, (await list(gw)).size);
+      // The changed tool is held back until re-approved (issue 25, pinned tool definitions; the
+      // re-approval that serves the new description: test/gateway/catalogue/pinned-definitions.test.ts).
+      const reloaded = await eventually(gw, (t) => !t.has('getPayment'));
+      assert.equal(reloaded.size, served - 1);
 
       writeFileSync(document, 'openapi: 3.1.0\npaths: [not, a, map\n');
       assert.equal(await generations.bump('test'), 2);
@@ -93,7 +93,7 @@ describe('catalogue reload', () => {
         await new Promise((r) => setTimeout(r, 20));
       }
       const kept = await list(gw);
-      assert.equal(kept.get('getPayment')?.description, 'Reads one payment (reloaded).');
+      assert.equal(kept.has('getPayment'), false);
       assert.equal(kept.size, reloaded.size);
     } finally {
       await gw.close();

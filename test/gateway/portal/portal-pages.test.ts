@@ -14,6 +14,10 @@ import type { Database } from '../../../src/shared/db/types.js';
 import { openGatewayDatabase } from '../../../src/gateway/database.js';
 import { createAdminApp } from '../../../src/gateway/admin/app.js';
 import { openAdminServices, type AdminServices } from '../../../src/gateway/admin/services.js';
+import { loadCatalogue } from '../../../src/gateway/catalogue/load.js';
+import { definitionHash, toolDefinition } from '../../../src/gateway/catalogue/definition.js';
+import type { FrozenConfig } from '../../../src/config/schema.js';
+import { ToolPinRepository } from '../../../src/gateway/storage/tool-pins.js';
 
 const ISSUER = 'https://idp.example.test';
 const AUDIENCE = 'toolgate-admin';
@@ -24,6 +28,7 @@ describe('portal pages on the admin app (inject)', () => {
   let services: AdminServices;
   let adminToken: string;
   let signingKey: CryptoKey;
+  let gatewayConfig: FrozenConfig;
 
   before(async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-portal-pages-'));
@@ -47,6 +52,7 @@ describe('portal pages on the admin app (inject)', () => {
         },
       },
     });
+    gatewayConfig = config;
     db = await openGatewayDatabase(config.gateway.database, config.dataDir);
     services = openAdminServices(db, config);
     adminToken = (await services.bootstrapTokens.rotate()).token;
@@ -413,5 +419,45 @@ describe('portal pages on the admin app (inject)', () => {
     const actions = (await services.audit.query({})).map((e) => e.action);
     assert.ok(actions.includes('identity-provider.update'));
     assert.ok(actions.includes('identity-provider.revert'));
+  });
+
+  test('tools: a tool whose definition changed since approval is shown held back with the difference, and re-approved from the page (issue 25, pinned tool definitions)', async () => {
+    const approved = (await services.tools.list()).find(
+      (t) => t.approval.state === 'approved' && t.name !== 'getPayment',
+    );
+    assert.ok(approved, 'an approved tool');
+    // Pin the definition as it was before the backend changed its description.
+    const tool = (await loadCatalogue(gatewayConfig.gateway.backends)).byName.get(approved.name);
+    assert.ok(tool);
+    const old = { ...toolDefinition(tool), description: 'The description that was approved' };
+    await db.transaction((tx) =>
+      new ToolPinRepository(db).pin(
+        tx,
+        { name: approved.name, hash: definitionHash(old), definition: old },
+        'test',
+        new Date(),
+      ),
+    );
+    const admin = await signIn(adminToken);
+    const page = await get(admin, '/portal/admin/tools');
+    assert.match(page.body, /<strong>Held back<\/strong>/);
+    const line =
+      /<code>~ \/description: &quot;The description that was approved&quot; → &quot;([^<]*)&quot;<\/code>/.exec(
+        page.body,
+      );
+    assert.ok(line, 'the difference names the changed description');
+    assert.equal(line[1]?.endsWith('…'), false, 'the new description is shown whole');
+    const reapproved = await post(
+      admin,
+      `/portal/admin/tools/${approved.name}`,
+      { reapprove: 'yes' },
+      '/portal/admin/tools',
+    );
+    assert.equal(reapproved.statusCode, 303, reapproved.body);
+    const after = await services.tools.get(approved.name);
+    assert.equal(after.definition.heldBack, false);
+    assert.equal(after.definition.pinned?.hash, after.definition.hash);
+    assert.equal(after.title, approved.title, 'nothing else changed');
+    assert.doesNotMatch((await get(admin, '/portal/admin/tools')).body, /Held back/);
   });
 });

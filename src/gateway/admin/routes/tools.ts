@@ -32,6 +32,28 @@ const AdminToolSchema = Type.Object({
   overrides: Type.Record(Type.String(), Type.Unknown(), {
     description: 'overrides stored through the admin API',
   }),
+  definition: Type.Object(
+    {
+      hash: Type.String({
+        description: 'SHA-256 of the canonical JSON (RFC 8785) of the current definition',
+      }),
+      pinned: Type.Optional(Type.Object({ hash: Str, at: Str, by: Str })),
+      heldBack: Type.Boolean({
+        description:
+          'approved, but the definition differs from the pinned one: not listed, not callable until re-approved',
+      }),
+      changes: Type.Array(
+        Type.Object({
+          op: Type.Union([Type.Literal('added'), Type.Literal('removed'), Type.Literal('changed')]),
+          path: Type.String({ description: 'JSON pointer into the definition' }),
+          before: Type.Optional(Type.Unknown()),
+          after: Type.Optional(Type.Unknown()),
+        }),
+        { description: 'from the pinned definition to the current one' },
+      ),
+    },
+    { description: 'the pinned tool definition (docs/governance.md, "Pinned tool definitions")' },
+  ),
 });
 
 const NameParams = Type.Object({
@@ -63,7 +85,7 @@ export function toolRoutes(services: { readonly tools: ToolSettingsService }): A
       method: 'PATCH',
       path: '/tools/{name}',
       summary:
-        'Change approval, security class or overrides (admin); every replica applies it without a restart. null resets a field.',
+        'Change approval, security class or overrides (admin); every replica applies it without a restart. null resets a field. Approving pins the current definition (re-approves a held-back tool).',
       tags: TAGS,
       params: NameParams,
       body: ToolPatchSchema,

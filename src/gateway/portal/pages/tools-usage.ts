@@ -1,8 +1,10 @@
-// Admin view of the tool catalogue (approval, security class, title and description overrides), and
+// Admin view of the tool catalogue (approval, security class, title and description overrides; tools held
+// back because their definition changed since approval, with the difference and a re-approve button), and
 // the usage view (per subscription and tool, last hour or day) for developers (their own) and admins.
 import type { FastifyInstance } from 'fastify';
 import type { AdminServices } from '../../admin/services.js';
 import { ToolPatchSchema, type AdminTool } from '../../admin/tool-settings.js';
+import { formatChanges } from '../../catalogue/definition.js';
 import { validated } from '../../admin/http/validate.js';
 import type { UsageWindow } from '../../usage/store.js';
 import { html, type Html } from '../html.js';
@@ -39,6 +41,7 @@ function toolRow(session: PortalSession, t: AdminTool, errors: Record<string, st
     <td>
       ${t.approval.state}
       <div class="muted">${t.approval.source}</div>
+      ${t.definition.heldBack ? heldBack(session, t) : null}
     </td>
     <td>${t.securityClass}</td>
     <td>
@@ -52,6 +55,22 @@ function toolRow(session: PortalSession, t: AdminTool, errors: Record<string, st
       </form>
     </td>
   </tr>`;
+}
+
+/** A held-back tool: what changed since its definition was approved, and the button that re-approves it. */
+function heldBack(session: PortalSession, t: AdminTool): Html {
+  return html`<div class="alert" role="status">
+    <strong>Held back</strong>: the backend's document changed this tool since it was approved, so
+    it is not listed to agents and not callable.
+    <ul class="changes">
+      ${formatChanges(t.definition.changes, 4000).map((line) => html`<li><code>${line}</code></li>`)}
+    </ul>
+    <form method="post" action="/portal/admin/tools/${t.name}">
+      ${csrfField(session)}
+      <input type="hidden" name="reapprove" value="yes" />
+      <button type="submit" aria-label="Re-approve ${t.name}">Approve the new definition</button>
+    </form>
+  </div>`;
 }
 
 export function registerToolsUsagePages(services: ToolsUsageServices) {
@@ -108,6 +127,11 @@ export function registerToolsUsagePages(services: ToolsUsageServices) {
         return v === '' ? null : v;
       };
       try {
+        // Re-approval of a held-back tool: approving pins its current definition (nothing else changes).
+        if (one(form, 'reapprove') === 'yes') {
+          await services.tools.update(session.actor, name, { approval: 'approved' });
+          return reply.redirect(`/portal/admin/tools?done=${encodeURIComponent(name)}`, 303);
+        }
         const before = await services.tools.get(name);
         const patch: Record<string, unknown> = {};
         if (one(form, 'approval') !== before.approval.state) patch.approval = one(form, 'approval');

@@ -1,7 +1,9 @@
 // Money budgets on Redis (issue 25, "Money budgets": "exact across replicas on the same stores as the
 // quotas"; "Tests": "Budgets exact across two gateway replicas on Redis under concurrent calls").
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { CounterBudgetLedger } from '../../../../src/gateway/governance/budgets/ledger.js';
@@ -102,6 +104,55 @@ describe('redis budget store specifics', { skip: skipWithoutRedis }, () => {
       assert.ok(pttl > 0 && pttl <= expected, `pttl ${pttl}, at most ${expected}`);
     } finally {
       await admin.quit();
+      await store.close();
+    }
+  });
+
+  it('two gateway processes (replicas) on one Redis admit exactly floor(limit/amount)*amount of 600 concurrent reservations', async () => {
+    const worker = fileURLToPath(new URL('./budget-worker.js', import.meta.url));
+    const prefix = `${runPrefix}processes:`;
+    const at = new Date().toISOString();
+    const amount = 7_001;
+    const children = [0, 1].map(() =>
+      spawn(process.execPath, [worker, REDIS_URL ?? '', prefix, String(amount), '300', at], {
+        stdio: ['pipe', 'pipe', 'inherit'],
+      }),
+    );
+    const lineOf = (child: (typeof children)[number], want: (l: string) => boolean) =>
+      new Promise<string>((resolve, reject) => {
+        let buf = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          buf += chunk.toString();
+          const line = buf.split('\n').find(want);
+          if (line !== undefined) resolve(line);
+        });
+        child.on('exit', (code) => reject(new Error(`worker exited with ${code}`)));
+      });
+    await Promise.all(children.map((c) => lineOf(c, (l) => l === 'ready')));
+    const results = children.map((c) => lineOf(c, (l) => l.startsWith('{')));
+    for (const c of children) c.stdin.write('go\n');
+    const parsed = (await Promise.all(results)).map(
+      (l) => JSON.parse(l) as { admitted: number; total: number },
+    );
+    assert.deepEqual(
+      parsed.map((p) => p.total),
+      [300, 300],
+    );
+    const expected = Math.floor(1_000_000 / amount);
+    assert.equal(
+      parsed.reduce((sum, p) => sum + p.admitted, 0),
+      expected,
+    );
+    const store = await redisStore(prefix);
+    try {
+      const ledger = new CounterBudgetLedger(store, { timeZone: 'UTC' });
+      const call = paymentCall({ at: new Date(at) });
+      assert.equal(await ledger.used(call, limit(1_000_000, 'user', 'day')), expected * amount);
+      assert.equal(
+        await ledger.used(call, limit(1_500_000, 'subscription', 'month')),
+        expected * amount,
+      );
+    } finally {
       await store.close();
     }
   });
