@@ -12,7 +12,7 @@ import { nextTraceparent } from '../upstream/trace.js';
 import { errorResult, mapOutcome, type CallToolResult } from './tool-result.js';
 import type { ArgumentValidator } from './arguments.js';
 import { META_CLIENT_CAPABILITIES, hasStructuredContent, isModernVersion } from './protocol.js';
-import type { ConsentChannel, Governance, Proceed } from '../governance/pipeline.js';
+import type { BackendAnswer, ConsentChannel, Governance, Proceed } from '../governance/pipeline.js';
 import { isPlainObject } from '../../shared/is-plain-object.js';
 import { mayUseTool, type Caller } from '../caller.js';
 import type { Gatekeeper } from '../gatekeeper/gatekeeper.js';
@@ -128,7 +128,10 @@ export class ToolCalls {
     if (trace.tracestate !== undefined && trace.tracestate.length <= 512)
       headers.tracestate = trace.tracestate;
     const started = process.hrtime.bigint();
-    const outcome = await this.sendGoverned(client, { ...request, headers }, governed);
+    const outcome =
+      governed === undefined
+        ? await client.send({ ...request, headers })
+        : await this.sendGoverned(client, { ...request, headers }, governed, trace);
     trace.annotate?.({
       upstream: outcome.kind === 'response' ? outcome.status : outcome.reason,
       upstreamMs: Math.round(Number(process.hrtime.bigint() - started) / 1e3) / 1e3,
@@ -140,7 +143,7 @@ export class ToolCalls {
       operation: tool.operationId ?? tool.name,
     });
     if (governed !== undefined)
-      await this.options.governance?.settle(governed, {
+      await this.settle(governed, trace, {
         ...(outcome.kind === 'response' ? { status: outcome.status } : { failure: outcome.reason }),
         ...(result.isError !== true && result.structuredContent !== undefined
           ? { body: result.structuredContent }
@@ -165,14 +168,30 @@ export class ToolCalls {
   private async sendGoverned(
     client: BackendClient,
     request: Parameters<BackendClient['send']>[0],
-    governed: Proceed | undefined,
+    governed: Proceed,
+    trace: CallTrace,
   ): ReturnType<BackendClient['send']> {
-    if (governed === undefined) return client.send(request);
     try {
       return await client.send(request);
     } catch (error) {
-      await this.options.governance?.settle(governed, { failure: 'the backend call failed' });
+      await this.settle(governed, trace, { failure: 'the backend call failed' });
       throw error;
+    }
+  }
+
+  /**
+   * Releases a refused call's reservation and records the backend's answer. The backend has answered by
+   * now, so a failure here is logged, never turned into an error: the agent must see what the backend did
+   * (a payment made and reported as failed could be made twice).
+   */
+  private async settle(governed: Proceed, trace: CallTrace, answer: BackendAnswer): Promise<void> {
+    try {
+      await this.options.governance?.settle(governed, answer);
+    } catch (error) {
+      trace.log?.error(
+        { err: error, callId: governed.call.callId },
+        'governed call: the backend answered, but its release or evidence could not be recorded',
+      );
     }
   }
 }
