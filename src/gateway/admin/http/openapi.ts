@@ -28,7 +28,7 @@ export const PROBLEM_SCHEMA = {
   },
 } as const;
 
-const PROBLEM_STATUSES = [400, 401, 403, 404, 409, 422] as const;
+const PROBLEM_STATUSES = [400, 401, 403, 404, 409, 412, 422, 428] as const;
 
 /** The OpenAPI operation a route declaration describes. */
 export function operationOf(route: AdminRoute): Record<string, unknown> {
