@@ -92,6 +92,7 @@ export type Gate =
 /** What the backend answered: an HTTP status, or a failure (timeout, connection). */
 export interface BackendAnswer {
   readonly status?: number | undefined;
+  /** The failure's kind (upstream/backend-client.ts): `unavailable` means nothing was sent. */
   readonly failure?: string | undefined;
   /** The parsed success body, when JSON (where the payment's reference is read). */
   readonly body?: Record<string, unknown> | undefined;
@@ -166,9 +167,17 @@ export class Governance {
     return { kind: 'proceed', call, decision, reservation, evidenced, money, receipt };
   }
 
-  /** After the backend: a refused call gives its reservation back; the answer becomes evidence. */
+  /**
+   * After the backend: a call the backend refused (an error status), or that never reached it (no
+   * connection: nothing was sent), gives its reservation back; one that may have been carried out (a
+   * timeout, a lost connection) stays counted, the safe side for money (decision: release only what
+   * certainly did not move). The answer becomes evidence.
+   */
   async settle(proceed: Proceed, answer: BackendAnswer): Promise<void> {
-    const refused = answer.status === undefined || answer.status < 200 || answer.status >= 300;
+    const refused =
+      answer.status === undefined
+        ? answer.failure === 'unavailable'
+        : answer.status < 200 || answer.status >= 300;
     if (refused && proceed.reservation !== null)
       await this.parts.ledger.release(proceed.call, proceed.reservation);
     if (!proceed.evidenced) return;

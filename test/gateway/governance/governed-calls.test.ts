@@ -12,6 +12,7 @@ import {
   type TestGateway,
 } from '../support/gateway.js';
 import { AuditLog } from '../../../src/gateway/admin/audit-log.js';
+import { createServer } from 'node:net';
 import { FakeConsent, FakeGovernor, FakeLedger, fakeConvert, type Rule } from './doubles.js';
 
 const MONEY = { amount: '/body/amount/value', currency: '/body/amount/currency', reference: '/id' };
@@ -34,6 +35,15 @@ const DAILY: Rule = {
   limit: { scope: 'subscription', period: 'day', limitMinor: 500_000, currency: 'EUR' },
 };
 
+/** A port nothing listens on (bound, then closed: D-004). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
 let backend: FixtureBackend;
 let gw: TestGateway;
 const governor = new FakeGovernor([]);
@@ -46,6 +56,12 @@ before(async () => {
     {
       backends: [
         fixtureBackendConfig(backend.baseUrl, { tools: { createPayment: { money: MONEY } } }),
+        {
+          name: 'down',
+          baseUrl: `http://127.0.0.1:${await closedPort()}/v1`,
+          openapi: { file: 'test/fixtures/openapi/fixture-backend.yaml' },
+          approve: ['getPayment'],
+        },
       ],
       mcp: { requestStateSecret: 'a-request-state-secret-of-32-chars!!' },
     },
@@ -180,6 +196,25 @@ describe('issue 25: the governed step in tools/call', () => {
     const ok = await legacy('getPayment', { paymentId: 'PO-1' });
     assert.equal(ok.result.isError, undefined);
     assert.equal(ledger.released, 1, 'a 2xx keeps its reservation');
+  });
+
+  test('a backend never reached (nothing sent) releases the reservation; a timeout, after which the call may have run, keeps it', async () => {
+    governor.replace([
+      {
+        id: 'count-calls',
+        effect: 'budget',
+        when: () => true,
+        limit: { scope: 'user', period: 'day', limitMinor: 10, currency: 'EUR' },
+      },
+    ]);
+    const down = await legacy('down__getPayment', { paymentId: 'PO-1' });
+    assert.equal(down.result.isError, true);
+    assert.match(text(down), /Nothing was sent/);
+    assert.equal(ledger.released, 1);
+    const slow = await legacy('slowOperation', { delayMs: 3000 });
+    assert.equal(slow.result.isError, true);
+    assert.match(text(slow), /may or may not have been carried out/);
+    assert.equal(ledger.released, 1, 'kept after a timeout');
   });
 });
 
