@@ -143,12 +143,13 @@ export class ToolCalls {
       operation: tool.operationId ?? tool.name,
     });
     if (governed !== undefined)
-      await this.settle(governed, trace, {
-        ...(outcome.kind === 'response' ? { status: outcome.status } : { failure: outcome.reason }),
-        ...(result.isError !== true && result.structuredContent !== undefined
-          ? { body: result.structuredContent }
-          : {}),
-      });
+      await this.settle(
+        governed,
+        trace,
+        outcome.kind === 'response'
+          ? { status: outcome.status, body: successBody(result, outcome.body) }
+          : { failure: outcome.reason },
+      );
     if (result.structuredContent !== undefined) {
       const problems = this.options.validator.validateOutput(tool, result.structuredContent);
       if (problems) {
@@ -164,7 +165,10 @@ export class ToolCalls {
     return result;
   }
 
-  /** The backend call; a governed call that fails unexpectedly still gives its budget reservation back. */
+  /**
+   * The backend call of a governed call: if it throws unexpectedly, the call still gets its evidence (its
+   * reservation is kept: the call may have been carried out).
+   */
   private async sendGoverned(
     client: BackendClient,
     request: Parameters<BackendClient['send']>[0],
@@ -219,6 +223,21 @@ function consentChannel(params: Record<string, unknown>, version: string): Conse
       : { mode: 'fallback', structured };
   if (version === '2025-11-25' && urlMode) return { mode: 'url_elicitation', structured };
   return { mode: 'fallback', structured };
+}
+
+/**
+ * The JSON object a successful backend answer holds (where the evidence reads the payment's reference): the
+ * result's structuredContent, or, for revisions without it, the body parsed; otherwise undefined.
+ */
+function successBody(result: CallToolResult, body: string): Record<string, unknown> | undefined {
+  if (result.isError === true) return undefined;
+  if (result.structuredContent !== undefined) return result.structuredContent;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return isPlainObject(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The call's `arguments`: an object (absent: none). Throws INVALID_PARAMS otherwise. */
