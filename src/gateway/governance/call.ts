@@ -105,12 +105,28 @@ export function argumentsHash(args: Readonly<Record<string, unknown>>): string {
   return createHash('sha256').update(canonicalJson(args)).digest('hex');
 }
 
+/** Pointers split into their tokens once: they come from the configuration, so there are few. */
+const TOKENS = new Map<string, readonly string[]>();
+
+function tokensOf(pointer: string): readonly string[] {
+  let tokens = TOKENS.get(pointer);
+  if (tokens === undefined) {
+    tokens =
+      pointer === ''
+        ? []
+        : pointer
+            .slice(1)
+            .split('/')
+            .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+    if (TOKENS.size < 1000) TOKENS.set(pointer, tokens);
+  }
+  return tokens;
+}
+
 /** RFC 6901: the value at `pointer` in `document`, or undefined. */
 export function readPointer(document: unknown, pointer: string): unknown {
-  if (pointer === '') return document;
   let current: unknown = document;
-  for (const raw of pointer.slice(1).split('/')) {
-    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+  for (const token of tokensOf(pointer)) {
     if (Array.isArray(current)) {
       if (!/^(0|[1-9][0-9]*)$/.test(token)) return undefined;
       current = current[Number(token)];
