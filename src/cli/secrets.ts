@@ -6,6 +6,7 @@ export function configuredSecrets(config: FrozenConfig): string[] {
   const shared = config.payments.identity.sharedSecret;
   if (shared !== undefined) secrets.push(...(typeof shared === 'string' ? [shared] : shared));
   secrets.push(...config.payments.operator.tokens, ...config.payments.bankLookup.apiKeys);
+  secrets.push(...config.payments.webhooks.map((w) => w.secret));
   for (const backend of config.gateway.backends) {
     secrets.push(...Object.values(backend.injectHeaders));
     if (backend.identity.sharedSecret !== undefined) secrets.push(backend.identity.sharedSecret);

@@ -1,11 +1,12 @@
 // Configuration of governed actions (issue 25): `gateway.governance` (the base currency and the rates
-// amounts are converted with; consent: `gateway.governance.approvals`) and `gateway.policies` (the rules, in order). The schema checks each rule's
+// amounts are converted with) and `gateway.policies` (the rules, in order). The schema checks each rule's
 // shape; the gateway compiles the CEL of every rule at startup and names the rule on error.
 import { Type, type Static } from '@sinclair/typebox';
+import { BudgetsConfigSchema } from './gateway-governance-budgets.js';
 import { isCurrency } from '../shared/currencies.js';
 import type { DeepReadonly } from './deep-readonly.js';
 import { ConfigError } from './errors.js';
-import { BudgetsConfigSchema } from './gateway-governance-budgets.js';
+import { validateAgainstSchema } from './validate.js';
 
 const CURRENCY = '^[A-Z]{3}$';
 /** A non-negative decimal written as text: "1.08", "25000", "0.0125". */
@@ -75,9 +76,7 @@ export const GovernanceConfigSchema = Type.Object(
       description:
         'how often each replica checks for a rule set stored through the admin API (PUT /admin/api/v1/policies)',
     }),
-    // Consent (approvals): how long an approval stays valid, where new ones are announced.
     approvals: GovernanceApprovalsSchema,
-    // Money budgets: the calendar and store they count on (gateway-governance-budgets.ts).
     budgets: BudgetsConfigSchema,
   },
   { additionalProperties: false, default: {} },
@@ -142,10 +141,7 @@ export const GatewayGovernanceProperties = {
   policies: PolicyRulesSchema,
 };
 
-/** What policies and money conversion read (the consent settings are `approvals`, read by consent). */
-export type GovernanceConfig = DeepReadonly<
-  Omit<Static<typeof GovernanceConfigSchema>, 'approvals' | 'budgets'>
->;
+export type GovernanceConfig = DeepReadonly<Static<typeof GovernanceConfigSchema>>;
 export type PolicyRuleConfig = DeepReadonly<Static<typeof PolicyRuleSchema>>;
 
 /** What the schema cannot check: the codes are ISO 4217, the rates positive, the base rate is 1. */
@@ -164,4 +160,11 @@ export function checkGovernanceConfig(config: GovernanceConfig): void {
         `${at}: the base currency's own rate must be 1 (it is ${String(rate)})`,
       );
   }
+}
+
+/** `gateway.governance` from raw input, defaults filled and checked (tests and tools; the file goes through loadConfig). */
+export function parseGovernanceConfig(input: unknown = {}): GovernanceConfig {
+  const config = validateAgainstSchema(GovernanceConfigSchema, input ?? {}, 'gateway.governance');
+  checkGovernanceConfig(config);
+  return config;
 }

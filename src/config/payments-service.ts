@@ -1,5 +1,6 @@
 // Configuration of the payment service's own behaviour: how it trusts the gateway's identity, how long
-// idempotency keys live, who may call the operator endpoint (docs/configuration.md).
+// idempotency keys live, how long a repeated order counts as a possible duplicate, who may call the
+// operator endpoint (docs/configuration.md).
 import { Type } from '@sinclair/typebox';
 
 const Secret = Type.String({ minLength: 16, maxLength: 512 });
@@ -47,6 +48,18 @@ export const PaymentsServiceProperties = {
     {
       ttlSeconds: Type.Integer({ minimum: 1, maximum: 30 * 86400, default: 86400 }),
       purgeIntervalSeconds: Type.Integer({ minimum: 1, maximum: 86400, default: 600 }),
+    },
+    { additionalProperties: false, default: {} },
+  ),
+  duplicates: Type.Object(
+    {
+      windowSeconds: Type.Integer({
+        minimum: 0,
+        maximum: 7 * 86400,
+        default: 600,
+        description:
+          'the same order (payer, payee, amount, date, reference) again within this window and without an idempotency key is refused with 409 POSSIBLE_DUPLICATE unless confirmed; 0 turns the check off',
+      }),
     },
     { additionalProperties: false, default: {} },
   ),

@@ -8,6 +8,8 @@ import { GatewayAuthSchema } from './gateway-auth.js';
 import { RateLimitConfigSchema } from './gateway-ratelimit.js';
 import { PaymentsServiceProperties } from './payments-service.js';
 import { PaymentsFeesProperties } from './payments-fees.js';
+import { PaymentsWebhooksProperties } from './payments-webhooks.js';
+import { PaymentsDirectoryProperties } from './payments-directory.js';
 import { GatewayMcpProperties } from './gateway-mcp.js';
 import { GatewayGovernanceProperties } from './gateway-governance.js';
 import { AdminConfigSchema } from './admin.js';
@@ -134,6 +136,8 @@ export const PaymentsSchema = Type.Object(
     database: databaseSchema({ sqlitePath: 'payments.db', schema: 'toolgate_payments' }),
     ...PaymentsServiceProperties,
     ...PaymentsFeesProperties,
+    ...PaymentsWebhooksProperties,
+    ...PaymentsDirectoryProperties,
   },
   { additionalProperties: false, default: {} },
 );

@@ -233,7 +233,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       await app.register(metrics.routes);
     }
     if (settings.devIdp.enabled)
-      await registerDevIdentityProvider(app, config, settings, toolScopes(catalogue));
+      await registerDevIdentityProvider(app, config, settings, toolScopes(catalogue), stores.db);
     await registerMcpEndpoint(app, {
       path: gateway.mcp.path,
       dispatcher: new Dispatcher(listing, calls, {

@@ -11,10 +11,13 @@ import { createIdentityResolver } from './identity/resolver.js';
 import { IdempotencyStore } from './storage/idempotency.js';
 import { paymentRoutes } from './routes/payments.js';
 import { operatorRoutes } from './routes/operator.js';
+import { notificationRoutes } from './routes/notifications.js';
 import { accountRoutes } from './routes/accounts.js';
 import { feeRoutes } from './routes/fees.js';
 import { bankDetailsRoutes } from './routes/bank-details.js';
 import { DirectoryStore } from './directory/store.js';
+import { RateSource } from './usecases/rates.js';
+import { directoryModes } from '../config/payments-directory.js';
 
 export const PAYMENT_ORDER_BASE_PATH = '/payments/payment-order/v1';
 export const ACCOUNTS_BASE_PATH = '/accounts/v1';
@@ -44,12 +47,21 @@ export async function buildPaymentsApp(options: PaymentsAppOptions): Promise<Fas
     staleAfterMs: config.payments.requestTimeoutMs + 5000,
     now: () => now().getTime(),
   });
+  const rates = new RateSource(config.payments.fees.rates, (err, file) =>
+    app.log.warn({ err, file }, 'exchange rate file unreadable; keeping the previous rates'),
+  );
   const ctx: PaymentsContext = {
     db,
     validator: createOperationValidator(paymentOrder),
     identity: createIdentityResolver(config),
     idempotency,
     now,
+    acceptance: {
+      fees: config.payments.fees,
+      rates,
+      duplicateWindowMs: config.payments.duplicates.windowSeconds * 1000,
+    },
+    directoryModes: directoryModes(config.payments.directory),
   };
   const accountsCtx: PaymentsContext = { ...ctx, validator: createOperationValidator(accounts) };
 
@@ -70,6 +82,7 @@ export async function buildPaymentsApp(options: PaymentsAppOptions): Promise<Fas
   await app.register(feeRoutes, {
     ctx,
     fees: config.payments.fees,
+    rates,
     prefix: PAYMENT_ORDER_BASE_PATH,
   });
   await app.register(bankDetailsRoutes, {
@@ -84,5 +97,6 @@ export async function buildPaymentsApp(options: PaymentsAppOptions): Promise<Fas
     prefix: ACCOUNTS_BASE_PATH,
   });
   await app.register(operatorRoutes, { ctx, tokens: config.payments.operator.tokens });
+  await app.register(notificationRoutes, { ctx, tokens: config.payments.operator.tokens });
   return app;
 }

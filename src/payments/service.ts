@@ -8,6 +8,7 @@ import { paymentMigrations } from './storage/migrations.js';
 import { buildPaymentsApp } from './app.js';
 import { directoryMigrations } from './directory/migrations.js';
 import { loadSampleIfEmpty } from './directory/sample.js';
+import { DeliveryWorker } from './notifications/delivery-worker.js';
 
 export async function openPaymentsService(config: FrozenConfig, logger: Logger): Promise<Service> {
   const log = logger.child({ service: 'payments' });
@@ -17,12 +18,21 @@ export async function openPaymentsService(config: FrozenConfig, logger: Logger):
     await runMigrations(db, 'bank-directory', directoryMigrations);
     if (config.payments.bankLookup.loadSampleOnStart) await loadSampleIfEmpty(db);
     const app = await buildPaymentsApp({ config, logger: log, db });
+    // Status notifications: every replica runs a delivery worker (claims are leased), stopped before the
+    // database closes.
+    const webhooks = new DeliveryWorker({
+      db,
+      endpoints: config.payments.webhooks,
+      settings: config.payments.webhookDelivery,
+      logger: log.child({ component: 'webhooks' }),
+    });
+    if (config.payments.webhookDelivery.enabled) webhooks.start();
     return assembleService({
       name: 'payments',
       app,
       host: config.payments.host,
       port: config.payments.port,
-      resources: [db],
+      resources: [webhooks, db],
     });
   } catch (error) {
     await db.close();

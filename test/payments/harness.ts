@@ -12,6 +12,7 @@ import type { Database } from '../../src/shared/db/types.js';
 import { buildPaymentsApp } from '../../src/payments/app.js';
 import { demoIbanFor } from '../../src/payments/domain/demo-account.js';
 import { paymentMigrations } from '../../src/payments/storage/migrations.js';
+import { directoryMigrations } from '../../src/payments/directory/migrations.js';
 import { DATABASE_URL, dropSchema, skipWithoutPostgres, uniqueName } from '../helpers/infra.js';
 import { LogCapture } from '../helpers/capture.js';
 
@@ -41,6 +42,23 @@ export async function openHarness(
       payments: {
         identity: { sharedSecret: GATEWAY_SECRET },
         operator: { tokens: [OPERATOR_TOKEN] },
+        // Most suites send the same sample order many times on purpose; the duplicate check (issue 26,
+        // item 8) is on by default in the service and switched on again by the suites that test it.
+        duplicates: { windowSeconds: 0 },
+        // Standing rates (no asOf: no age) so that payments in another currency than their EUR payer
+        // account can have their funds checked (issue 26, item 1); fee suites configure their own.
+        fees: {
+          rates: {
+            source: 'test rates (not market data)',
+            pairs: {
+              'EUR/USD': { mid: 1.16 },
+              'EUR/GBP': { mid: 0.88 },
+              'EUR/CHF': { mid: 0.93 },
+              'EUR/JPY': { mid: 180.5 },
+              'EUR/KWD': { mid: 0.355 },
+            },
+          },
+        },
         ...(options.overrides ?? {}),
       },
     },
@@ -56,6 +74,8 @@ export async function openHarness(
           statementTimeoutMs: 15000,
         });
   await runMigrations(db, 'payments', paymentMigrations);
+  // The bank directory is consulted at acceptance (issue 26, item 2), as in the service.
+  await runMigrations(db, 'bank-directory', directoryMigrations);
   const logs = new LogCapture();
   const { logger } = createLogger({ level: options.logLevel ?? 'warn', destination: logs });
   const app = await buildPaymentsApp({

@@ -15,6 +15,7 @@ import { openPostgres } from '../../src/shared/db/postgres.js';
 import { runMigrations } from '../../src/shared/db/migrations.js';
 import type { Database } from '../../src/shared/db/types.js';
 import { buildPaymentsApp } from '../../src/payments/app.js';
+import { directoryMigrations } from '../../src/payments/directory/migrations.js';
 import { paymentMigrations } from '../../src/payments/storage/migrations.js';
 import { DATABASE_URL, dropSchema, uniqueName } from '../helpers/infra.js';
 import { LogCapture } from '../helpers/capture.js';
@@ -36,7 +37,10 @@ forEachStore('replicas sharing one database', (kind) => {
   before(async () => {
     const config = loadConfig({
       env: {},
-      overrides: { payments: { identity: { sharedSecret: GATEWAY_SECRET } } },
+      overrides: {
+        // The suite repeats one order on purpose: no duplicate check (issue 26, item 8).
+        payments: { identity: { sharedSecret: GATEWAY_SECRET }, duplicates: { windowSeconds: 0 } },
+      },
     });
     for (let i = 0; i < 2; i++) {
       const db =
@@ -50,6 +54,7 @@ forEachStore('replicas sharing one database', (kind) => {
               statementTimeoutMs: 15000,
             });
       await runMigrations(db, 'payments', paymentMigrations);
+      await runMigrations(db, 'bank-directory', directoryMigrations); // consulted at acceptance
       const { logger } = createLogger({ level: 'warn', destination: new LogCapture() });
       const app = await buildPaymentsApp({ config, logger, db });
       dbs.push(db);

@@ -10,6 +10,7 @@ import {
   DirectoryImportError,
   importDirectory,
   type ImportSummary,
+  type ReplaceRefusal,
 } from '../../payments/directory/import.js';
 import { parseFedach } from '../../payments/directory/importers/fedach.js';
 import { parseFedwire } from '../../payments/directory/importers/fedwire.js';
@@ -33,7 +34,7 @@ const PARSERS: Record<Exclude<DirectorySource, 'gleif'>, (text: string) => Parse
 
 const SHOWN_SKIPS = 50;
 
-const USAGE = `Usage: toolgate bank-directory import FILE --format fedach|fedwire|csv|bundesbank|gleif [--lei-records FILE] [--replace] [--config FILE] [--json]
+const USAGE = `Usage: toolgate bank-directory import FILE --format fedach|fedwire|csv|bundesbank|gleif [--lei-records FILE] [--replace [--force]] [--config FILE] [--json]
 
 Imports a bank directory file into the payment service's database (the one in the configuration).
 The import is one transaction: when anything fails, the directory stays exactly as it was.
@@ -55,7 +56,12 @@ Options:
   -f, --format FORMAT  fedach, fedwire, csv, bundesbank or gleif (required)
       --lei-records FILE  with --format gleif: the LEI records (Golden Copy CSV) to join
       --replace        the file is the whole directory of its format: records absent from it are
-                       deleted, in the same transaction (all-or-nothing)
+                       deleted, in the same transaction (all-or-nothing). Refused (exit 1,
+                       nothing changed) when it would remove more than
+                       payments.directory.replaceMaxRemovedPercent (default 10%) of the
+                       source's records or the file has unreadable lines; the counts before
+                       and after and the records it would remove are printed
+      --force          with --replace: replace even then
   -c, --config FILE    configuration file; default: $TOOLGATE_CONFIG, else built-in defaults
       --json           print the summary as one JSON object
   -h, --help           show this help
@@ -76,11 +82,25 @@ function progressBar(out: Output): (done: number, total: number) => void {
   };
 }
 
+function refusalText(r: ReplaceRefusal): string {
+  const lines = [
+    `  ${r.source} records: ${r.before} before, ${r.after} after the replacement; ` +
+      `${r.removed} would be removed (${r.removedPercent}%, limit ${r.maxRemovedPercent}%), ` +
+      `${r.unreadable} unreadable line${r.unreadable === 1 ? '' : 's'} in the file`,
+    ...r.wouldRemove.map((w) => `  would remove ${w.key} ${w.bankName}`),
+  ];
+  if (r.removed > r.wouldRemove.length) {
+    lines.push(`  … and ${r.removed - r.wouldRemove.length} more`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 function textSummary(file: string, s: ImportSummary): string {
   const lines = [
     `Imported ${file} (${s.source}): ${s.imported} imported, ${s.updated} updated, ` +
       `${s.unchanged} unchanged, ${s.skipped.length} skipped of ${s.total} records` +
       `${s.removed > 0 ? `; ${s.removed} removed (not in the file)` : ''}.`,
+    `  ${s.source} records: ${s.before} before, ${s.after} after`,
   ];
   if (s.replacedSample) lines.push('  the synthetic sample directory was replaced by this data');
   for (const skip of s.skipped.slice(0, SHOWN_SKIPS)) {
@@ -103,6 +123,7 @@ export const bankDirectoryCommand: Command = {
         ...COMMON_OPTIONS,
         format: { type: 'string', short: 'f' },
         replace: { type: 'boolean' },
+        force: { type: 'boolean' },
         'lei-records': { type: 'string' },
       },
       true,
@@ -124,6 +145,9 @@ export const bankDirectoryCommand: Command = {
       format !== 'gleif'
     ) {
       throw new UsageError('--format must be fedach, fedwire, csv, bundesbank or gleif');
+    }
+    if (values.force === true && values.replace !== true) {
+      throw new UsageError('--force goes with --replace');
     }
     const leiFile = values['lei-records'];
     if ((format === 'gleif') !== (leiFile !== undefined)) {
@@ -155,6 +179,8 @@ export const bankDirectoryCommand: Command = {
         origin: file,
         batchSize: config.payments.bankLookup.importBatchSize,
         replace: values.replace === true,
+        force: values.force === true,
+        maxRemovedPercent: config.payments.directory.replaceMaxRemovedPercent,
         ...(tty ? { onProgress: progressBar(context.stderr) } : {}),
       });
       if (tty) context.stderr.write('\n');
@@ -166,7 +192,19 @@ export const bankDirectoryCommand: Command = {
       return 0;
     } catch (error) {
       // Refusals name their code (docs/errors.md); nothing was written.
-      if (error instanceof DirectoryImportError) throw new Error(`${error.code}: ${error.message}`);
+      if (error instanceof DirectoryImportError) {
+        if (error.refusal !== undefined) {
+          if (values.json === true) {
+            context.stdout.write(
+              `${JSON.stringify({ file, refused: error.code, ...error.refusal })}\n`,
+            );
+          }
+          context.stderr.write(`toolgate bank-directory: ${error.code}: ${error.message}\n`);
+          context.stderr.write(refusalText(error.refusal));
+          return 1;
+        }
+        throw new Error(`${error.code}: ${error.message}`);
+      }
       throw error;
     } finally {
       await db.close();

@@ -49,8 +49,8 @@ export function portalApp(context: PortalAppContext): FastifyPluginAsync {
       registerAdminAuditPages(services),
       registerToolsUsagePages(services),
       registerIdentityProviderPages(services),
-      registerApprovalPages(services, config),
       registerPolicyPages(services),
+      registerApprovalPages(services, config),
     ],
   });
 }

@@ -90,6 +90,15 @@ export function mergeEntries(entries: readonly DirectoryEntry[]): BankDetails {
   if (rows.some((r) => r.sample === true)) customFields.sampleData = true;
   const successor = first(rows, 'successorBankCode');
   if (successor) customFields.successorBankCode = successor;
+  const method = first(rows, 'checkMethod');
+  if (method) customFields.checkDigitMethod = method;
+  if (rows.some((r) => r.deletionAnnounced === true)) customFields.deletionAnnounced = true;
+  const registration = [
+    ...new Set(rows.map((r) => r.registrationStatus).filter((s): s is string => s !== undefined)),
+  ];
+  if (registration.length > 0) {
+    customFields.leiRegistrationStatus = registration.length === 1 ? registration[0] : registration;
+  }
   const office = first(rows, 'officeType');
   if (office) customFields.officeType = office;
   const servicing = first(rows, 'servicingFrb');

@@ -16,16 +16,36 @@ export interface ImportSummary {
   readonly removed: number;
   /** True when the import replaced the synthetic sample (every source of it). */
   readonly replacedSample: boolean;
+  /** Records of this source before and after the import. */
+  readonly before: number;
+  readonly after: number;
   readonly skipped: readonly SkippedRecord[];
 }
 
 /** Codes of refused imports (docs/errors.md); nothing was written. */
-export type DirectoryImportErrorCode = 'DIRECTORY_IMPORT_EMPTY' | 'DIRECTORY_SAMPLE_REFUSED';
+export type DirectoryImportErrorCode =
+  'DIRECTORY_IMPORT_EMPTY' | 'DIRECTORY_SAMPLE_REFUSED' | 'DIRECTORY_REPLACE_REFUSED';
+
+/** What a refused `--replace` would have done (nothing was written). */
+export interface ReplaceRefusal {
+  readonly source: DirectorySource;
+  /** Records of the source now, and after the replacement had it gone through. */
+  readonly before: number;
+  readonly after: number;
+  readonly removed: number;
+  readonly removedPercent: number;
+  readonly maxRemovedPercent: number;
+  /** Lines of the file that could not be read (malformed records). */
+  readonly unreadable: number;
+  /** The first records that would have been removed. */
+  readonly wouldRemove: readonly { readonly key: string; readonly bankName: string }[];
+}
 
 export class DirectoryImportError extends Error {
   constructor(
     readonly code: DirectoryImportErrorCode,
     message: string,
+    readonly refusal?: ReplaceRefusal,
   ) {
     super(message);
     this.name = 'DirectoryImportError';
@@ -45,6 +65,13 @@ export interface ImportOptions {
    * same transaction as the writes.
    */
   readonly replace?: boolean;
+  /**
+   * The replacement guard (decision: directory replacement guard): `replace` is refused when it would
+   * remove more than this share of the source's records (percent; default 10) or when the file had
+   * unreadable lines, unless `force`.
+   */
+  readonly maxRemovedPercent?: number;
+  readonly force?: boolean;
   /** The synthetic sample: loaded only into an empty (or sample) directory, and marked as sample. */
   readonly sample?: boolean;
 }
@@ -124,6 +151,55 @@ async function upsertBatch(tx: SqlExecutor, rows: readonly SqlValue[][]): Promis
   );
 }
 
+/** Records shown as "would be removed" in a refusal. */
+const SHOWN_REMOVALS = 20;
+
+/**
+ * Throws DIRECTORY_REPLACE_REFUSED (inside the import's transaction, before any write) when the
+ * replacement would remove more than the allowed share of the source or the file had unreadable lines.
+ */
+function guardReplacement(
+  options: ImportOptions,
+  rows: readonly { entry_key: string; bank_name: string }[],
+  seen: ReadonlyMap<string, number>,
+  unreadable: number,
+): void {
+  const limit = options.maxRemovedPercent ?? 10;
+  const gone = rows.filter((r) => !seen.has(r.entry_key));
+  const percent = rows.length === 0 ? 0 : (gone.length / rows.length) * 100;
+  if (percent <= limit && unreadable === 0) return;
+  const refusal: ReplaceRefusal = {
+    source: options.source,
+    before: rows.length,
+    // After a replacement the source holds exactly the file's valid records.
+    after: seen.size,
+    removed: gone.length,
+    removedPercent: Math.round(percent * 10) / 10,
+    maxRemovedPercent: limit,
+    unreadable,
+    wouldRemove: gone
+      .slice(0, SHOWN_REMOVALS)
+      .map((r) => ({ key: r.entry_key, bankName: r.bank_name })),
+  };
+  const why = [
+    ...(percent > limit
+      ? [
+          `it would remove ${gone.length} of ${rows.length} ${options.source} records ` +
+            `(${refusal.removedPercent}% > ${limit}%)`,
+        ]
+      : []),
+    ...(unreadable > 0
+      ? [`the file has ${unreadable} unreadable line${unreadable === 1 ? '' : 's'}`]
+      : []),
+  ];
+  throw new DirectoryImportError(
+    'DIRECTORY_REPLACE_REFUSED',
+    `--replace refused: ${why.join(' and ')}; nothing was changed ` +
+      `(${rows.length} records before, ${refusal.after} after). Check the file, or use --force`,
+    refusal,
+  );
+}
+
 export async function importDirectory(
   db: Database,
   parsed: ParsedFile,
@@ -178,11 +254,14 @@ export async function importDirectory(
       replacedSample = true;
     }
     const existing = new Map<string, string>();
-    const rows = await tx.query<{ entry_key: string; content_hash: string }>(
-      'SELECT entry_key, content_hash FROM bank_directory WHERE source = $1',
+    const rows = await tx.query<{ entry_key: string; content_hash: string; bank_name: string }>(
+      'SELECT entry_key, content_hash, bank_name FROM bank_directory WHERE source = $1',
       [options.source],
     );
     for (const r of rows) existing.set(r.entry_key, r.content_hash);
+    if (options.replace === true && options.force !== true) {
+      guardReplacement(options, rows, seen, parsed.skipped.length);
+    }
     let imported = 0;
     let updated = 0;
     let unchanged = 0;
@@ -239,7 +318,16 @@ export async function importDirectory(
         removed,
       ],
     );
-    return { imported, updated, unchanged, removed, replacedSample };
+    const before = existing.size;
+    return {
+      imported,
+      updated,
+      unchanged,
+      removed,
+      replacedSample,
+      before,
+      after: before + imported - removed,
+    };
   });
   return {
     source: options.source,

@@ -65,4 +65,16 @@ UPDATE bank_directory SET details = '{"sample":true,' || substr(details, 2)
  WHERE (SELECT sample FROM bank_directory_meta WHERE id = 1) = 1;
 `,
   },
+  {
+    version: 3,
+    // Foreign (FedGlobal) participants have a blank state and no country in the Fed files: they were
+    // stored as US. Their country is now ZZ (unknown); territories get theirs at the next import.
+    name: 'country of foreign Fed participants from the record, not US (issue 26)',
+    up: `
+UPDATE bank_directory
+   SET country = 'ZZ', details = REPLACE(details, '"country":"US"', '"country":"ZZ"')
+ WHERE source IN ('fedach', 'fedwire') AND country = 'US'
+   AND details NOT LIKE '%"countrySubDivision"%';
+`,
+  },
 ];

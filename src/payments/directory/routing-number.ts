@@ -80,3 +80,16 @@ export function parseDirectoryRoutingNumber(input: string): Parsed<string> {
     ? ok(value)
     : malformed('BAD_CHECKSUM', 'checksum digit does not match');
 }
+
+/** US territories and freely associated states the Fed files name by their ISO 3166 code. */
+const TERRITORIES: ReadonlySet<string> = new Set(['PR', 'GU', 'VI', 'AS', 'MP', 'FM', 'MH', 'PW']);
+
+/**
+ * The country of a Federal Reserve directory record, from its state field (decision: directory
+ * country from the record): a territory's own ISO 3166 code, `US` for a state or DC, and `ZZ`
+ * (unknown) for a blank state — a foreign (FedGlobal) participant, for which the file names no country.
+ */
+export function fedRecordCountry(state: string): string {
+  if (state === '') return 'ZZ';
+  return TERRITORIES.has(state) ? state : 'US';
+}

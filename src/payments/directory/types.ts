@@ -34,6 +34,12 @@ export interface DirectoryEntry {
   readonly lei?: string;
   /** Bundesbank: the bank code replacing this one (Nachfolge-Bankleitzahl). */
   readonly successorBankCode?: string;
+  /** Bundesbank: the check-digit method of the bank code's account numbers (two characters, "00"…"E4"). */
+  readonly checkMethod?: string;
+  /** Bundesbank: the bank code is announced for deletion (deletion flag 1). */
+  readonly deletionAnnounced?: boolean;
+  /** GLEIF: the LEI's registration status (ISSUED, LAPSED, ANNULLED, RETIRED, MERGED …). */
+  readonly registrationStatus?: string;
   readonly servicingFrb?: string;
   /** Date of last change reported by the source, YYYY-MM-DD. */
   readonly changedOn?: string;

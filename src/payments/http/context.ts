@@ -2,6 +2,7 @@
 // and small helpers to turn PaymentErrors into problems and read the common headers.
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DirectoryModes } from '../../config/payments-directory.js';
 import type { Database } from '../../shared/db/types.js';
 import { problem, sendProblem, type ProblemFieldError } from '../../shared/http/problem.js';
 import { PaymentError, type FieldProblem } from '../domain/errors.js';
@@ -12,6 +13,7 @@ import type {
   IdempotencyStore,
   IdempotentOutcome,
 } from '../storage/idempotency.js';
+import type { AcceptanceSettings } from '../usecases/acceptance.js';
 import type { OperationValidator } from './validation.js';
 
 export interface PaymentsContext {
@@ -20,6 +22,10 @@ export interface PaymentsContext {
   readonly identity: IdentityResolver;
   readonly idempotency: IdempotencyStore;
   readonly now: () => Date;
+  /** Rates, rail calendars and the duplicate window that acceptance checks need (issue 26). */
+  readonly acceptance?: AcceptanceSettings | undefined;
+  /** Refuse, warn or off per bank-directory check at acceptance (payments.directory.acceptance). */
+  readonly directoryModes?: DirectoryModes | undefined;
 }
 
 export function sendPaymentError(reply: FastifyReply, error: PaymentError): FastifyReply {

@@ -30,6 +30,11 @@ export interface paths {
      *     refused (PAYER_ACCOUNT_NOT_OWNED, ISO 20022 BE01).
      *     Use validatePayment first if you only want to check an instruction without creating it.
      *     Send an `Idempotent-Request-Key` so that a retried call does not create a second payment.
+     *     Without one, the same order (payer, payee, amount, execution day, reference) sent again shortly
+     *     after the first is answered 409 `POSSIBLE_DUPLICATE` naming the earlier payment (`duplicateOf`);
+     *     send it again with `Confirm-Duplicate: true` to make a second payment. A requested execution
+     *     date on a weekend or closing day of the payment's rail is moved to a business day (the following
+     *     one by default) and `customFields.executionDateAdjustment` says so.
      */
     post: operations['createPayment'];
     delete?: never;
@@ -158,12 +163,14 @@ export interface paths {
      * @description Checks a payment instruction (accounts, amounts and currencies, dates, schedule, codes)
      *     without storing or executing anything, and returns the submitted record with
      *     `paymentInstructionReference.status` and `paymentInstructionReference.reason` filled in:
-     *     a status other than FAILED means the instruction would be accepted; otherwise `reason` gives
-     *     the ISO 20022 reason code of the first problem and `statusReasons` lists every problem at once,
-     *     each with the JSON pointer of the field, a stable code, its ISO 20022 reason code and a message.
-     *     createPayment applies the same rules. Use it before createPayment to check an instruction. No
-     *     sign-in needed; when signed in, the payer account (one of the user's own) and its available
-     *     balance are checked too.
+     *     INITIATED or SCHEDULED means the instruction would be accepted; FAILED that it would not, with
+     *     `reason` giving the ISO 20022 reason code of the first problem and `statusReasons` listing every
+     *     problem at once, each with the JSON pointer of the field, a stable code, its ISO 20022 reason
+     *     code and a message. createPayment applies the same rules. Use it before createPayment to check an
+     *     instruction. No sign-in needed; when signed in, the payer account (one of the user's own) and its
+     *     available balance (in the account's currency) are checked too. Without sign-in they cannot be:
+     *     an instruction without problems then answers status null with reason ACTC (technically valid
+     *     only), never the status of an accepted one.
      */
     post: operations['validatePayment'];
     delete?: never;
@@ -1004,6 +1011,8 @@ export interface components {
       paymentStatus?: components['schemas']['PaymentStatusValue'];
       /** @description With 412 `PRECONDITION_FAILED`, the payment's current `ETag`; get the payment again and retry with it. */
       currentETag?: string;
+      /** @description With 409 `POSSIBLE_DUPLICATE`, the earlier payment this order repeats (its `identification`); send the header Confirm-Duplicate with the value true to make a second payment. */
+      duplicateOf?: string;
     };
     ProblemError: {
       /** @description JSON Pointer (RFC 6901) to the offending member of the body, or the parameter name prefixed with its location (for example `header/Timestamp`). */
@@ -1126,6 +1135,12 @@ export interface components {
      *     header `Idempotency-Key` is accepted as a synonym.
      */
     IdempotentRequestKey: string;
+    /**
+     * @description `true` confirms that this order is meant to repeat a recent identical one (same payer, payee,
+     *     amount, execution day and reference), which createPayment otherwise refuses with 409
+     *     `POSSIBLE_DUPLICATE`.
+     */
+    ConfirmDuplicate: 'true' | 'false';
     /** @description When the client created the request, as an RFC 3339 date-time (for example 2026-11-22T09:30:00Z). */
     Timestamp: string;
     /** @description Type of the payment / payment mechanism the client intends (for example SEPA, SWIFT, ACH), at most 35 characters. */
@@ -1215,6 +1230,7 @@ export type ResponseTooManyRequests = components['responses']['TooManyRequests']
 export type ResponseInternalError = components['responses']['InternalError'];
 export type ParameterExternalReferenceNo = components['parameters']['ExternalReferenceNo'];
 export type ParameterIdempotentRequestKey = components['parameters']['IdempotentRequestKey'];
+export type ParameterConfirmDuplicate = components['parameters']['ConfirmDuplicate'];
 export type ParameterTimestamp = components['parameters']['Timestamp'];
 export type ParameterUsedMechanism = components['parameters']['UsedMechanism'];
 export type ParameterIfMatch = components['parameters']['IfMatch'];
@@ -1273,6 +1289,12 @@ export interface operations {
         Timestamp?: components['parameters']['Timestamp'];
         /** @description Type of the payment / payment mechanism the client intends (for example SEPA, SWIFT, ACH), at most 35 characters. */
         'Used-Mechanism'?: components['parameters']['UsedMechanism'];
+        /**
+         * @description `true` confirms that this order is meant to repeat a recent identical one (same payer, payee,
+         *     amount, execution day and reference), which createPayment otherwise refuses with 409
+         *     `POSSIBLE_DUPLICATE`.
+         */
+        'Confirm-Duplicate'?: components['parameters']['ConfirmDuplicate'];
       };
       path?: never;
       cookie?: never;

@@ -4,12 +4,11 @@
 // Separate from user identity, not part of the OpenAPI tool catalogue. Applies only transitions of the
 // lifecycle table and records each change (time, from, to, reason, actor, description) in the payment's
 // history (payment_history, kind STATUS_CHANGED), in the transaction of the change.
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { maskSecret } from '../../shared/log/mask.js';
 import { PaymentError } from '../domain/errors.js';
 import { isPaymentStatus, TRANSITIONS } from '../domain/lifecycle.js';
-import { header, sendPaymentError, type PaymentsContext } from '../http/context.js';
+import { sendPaymentError, type PaymentsContext } from '../http/context.js';
+import { operatorAuthenticator } from '../http/operator-auth.js';
 import { etagOf } from '../usecases/payments.js';
 import { changePaymentStatus } from '../usecases/status.js';
 
@@ -19,14 +18,13 @@ export interface OperatorRoutesOptions {
 }
 
 const REASON = /^[A-Za-z0-9_-]{1,35}$/;
-const digest = (v: string) => createHash('sha256').update(v, 'utf8').digest();
 
 export async function operatorRoutes(
   app: FastifyInstance,
   opts: OperatorRoutesOptions,
 ): Promise<void> {
   const { ctx } = opts;
-  const expected = opts.tokens.map((t) => ({ digest: digest(t), label: maskSecret(t) }));
+  const authenticate = operatorAuthenticator(opts.tokens);
   app.removeContentTypeParser('text/plain'); // JSON bodies only: anything else → 415
   app.setErrorHandler((error, _req, reply) => {
     if (error instanceof PaymentError) return sendPaymentError(reply, error);
@@ -34,15 +32,7 @@ export async function operatorRoutes(
   });
 
   app.post<{ Params: { id: string } }>('/internal/payments/:id/status', async (req, reply) => {
-    const auth = header(req, 'authorization') ?? '';
-    const token = /^Bearer\s+(\S+)$/i.exec(auth)?.[1];
-    const got = token === undefined ? undefined : digest(token);
-    let actor: string | undefined;
-    for (const e of expected)
-      if (got && timingSafeEqual(e.digest, got)) actor = `operator:${e.label}`;
-    if (actor === undefined) {
-      throw new PaymentError('OPERATOR_UNAUTHORIZED', 'A valid operator token is required.');
-    }
+    const actor = authenticate(req);
     const body = (
       typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) ? req.body : {}
     ) as Record<string, unknown>;

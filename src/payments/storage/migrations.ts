@@ -86,4 +86,60 @@ SELECT payment_id, version, changed_at,
 FROM payment_status_history;
 `,
   },
+  {
+    version: 3,
+    name: 'status notifications: the outbox of status changes, webhook deliveries and their attempts',
+    // payment_events is the transactional outbox: one row per status change (creation and cancellation
+    // included), written in the transaction of the change (storage/notification-outbox.ts). The delivery
+    // worker fans each event out to the configured receivers (payment_webhook_deliveries, dispatched_at
+    // set) and logs every attempt (payment_webhook_attempts). Times are ISO 8601 UTC text.
+    up: `
+CREATE TABLE payment_events (
+  event_id TEXT PRIMARY KEY,
+  event_type TEXT NOT NULL,
+  payment_id TEXT NOT NULL REFERENCES payments (id),
+  payment_version INTEGER NOT NULL,
+  owner TEXT NOT NULL,
+  from_status TEXT,
+  to_status TEXT NOT NULL,
+  iso_status TEXT NOT NULL,
+  reason TEXT,
+  occurred_at TEXT NOT NULL,
+  dispatched_at TEXT
+);
+CREATE INDEX payment_events_payment ON payment_events (payment_id, payment_version);
+CREATE INDEX payment_events_undispatched ON payment_events (dispatched_at, occurred_at);
+CREATE TABLE payment_webhook_deliveries (
+  delivery_id TEXT PRIMARY KEY,
+  event_id TEXT NOT NULL REFERENCES payment_events (event_id),
+  payment_id TEXT NOT NULL,
+  url TEXT NOT NULL,
+  state TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  budget_start INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at TEXT,
+  lease_token TEXT,
+  lease_until TEXT,
+  last_status_code INTEGER,
+  last_error TEXT,
+  delivered_at TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  CONSTRAINT payment_webhook_deliveries_event_url UNIQUE (event_id, url)
+);
+CREATE INDEX payment_webhook_deliveries_due ON payment_webhook_deliveries (state, next_attempt_at);
+CREATE INDEX payment_webhook_deliveries_payment ON payment_webhook_deliveries (payment_id, created_at);
+CREATE TABLE payment_webhook_attempts (
+  delivery_id TEXT NOT NULL REFERENCES payment_webhook_deliveries (delivery_id),
+  attempt INTEGER NOT NULL,
+  started_at TEXT NOT NULL,
+  duration_ms INTEGER NOT NULL,
+  outcome TEXT NOT NULL,
+  status_code INTEGER,
+  error TEXT,
+  next_attempt_at TEXT,
+  PRIMARY KEY (delivery_id, attempt)
+);
+`,
+  },
 ];

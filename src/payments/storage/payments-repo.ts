@@ -1,11 +1,13 @@
 // Payments and their history. Every write goes through a transaction executor handed in by the caller
 // (so it commits together with the idempotency key), and every write adds its history entry (one per
 // payment version) in that same transaction. Optimistic concurrency: each write is
-// `UPDATE … WHERE id = $1 AND version = $2`; 0 rows changed means someone else won.
+// `UPDATE … WHERE id = $1 AND version = $2`; 0 rows changed means someone else won. A change that moves
+// the status also writes its notification to the outbox (notification-outbox.ts), in the same transaction.
 import type { SqlExecutor } from '../../shared/db/types.js';
 import type { HistoryEvent, HistoryKind } from '../domain/history.js';
 import type { PaymentStatus } from '../domain/lifecycle.js';
 import type { PaymentOrder } from '../domain/payment-order.js';
+import { enqueueNotification } from './notification-outbox.js';
 
 export interface StoredPayment {
   readonly id: string;
@@ -81,13 +83,15 @@ export async function insertPayment(tx: SqlExecutor, p: NewPayment): Promise<Sto
       p.at,
     ],
   );
-  await recordHistory(tx, p.id, 1, p.at, {
+  const created: HistoryEvent = {
     kind: 'CREATED',
     actor: `user:${p.owner}`,
     reason: null,
     fromStatus: null,
     toStatus: p.status,
-  });
+  };
+  await recordHistory(tx, p.id, 1, p.at, created);
+  await enqueueNotification(tx, p, 1, p.at, created);
   return {
     id: p.id,
     owner: p.owner,
@@ -165,6 +169,7 @@ export async function updatePaymentIfVersion(
   );
   if (changed !== 1) return undefined;
   await recordHistory(tx, current.id, next.version, change.at, change.history);
+  await enqueueNotification(tx, current, next.version, change.at, change.history);
   return next;
 }
 
@@ -314,6 +319,21 @@ export async function paymentsOf(
   const rows = await tx.query<Row>(
     `SELECT ${COLUMNS} FROM payments WHERE owner = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
     [owner, max],
+  );
+  return rows.map(fromRow);
+}
+
+/** The owner's payments created at or after `since` (ISO), newest first (duplicate detection). */
+export async function paymentsCreatedSince(
+  tx: SqlExecutor,
+  owner: string,
+  since: string,
+  max = 200,
+): Promise<StoredPayment[]> {
+  const rows = await tx.query<Row>(
+    `SELECT ${COLUMNS} FROM payments WHERE owner = $1 AND created_at >= $2
+     ORDER BY created_at DESC, id DESC LIMIT $3`,
+    [owner, since, max],
   );
   return rows.map(fromRow);
 }

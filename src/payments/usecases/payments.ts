@@ -4,6 +4,7 @@
 import type { Database, SqlExecutor } from '../../shared/db/types.js';
 import { decideCancellation, type CancellationRequest } from '../domain/cancellation.js';
 import { PaymentError, type FieldProblem } from '../domain/errors.js';
+import { foreignHoldsMinor } from '../domain/foreign-holds.js';
 import { diffRecords } from '../domain/history.js';
 import { UPDATABLE } from '../domain/lifecycle.js';
 import { hasSchedule, type PaymentOrder } from '../domain/payment-order.js';
@@ -25,16 +26,30 @@ import type {
 import {
   findPayment,
   insertPayment,
+  paymentsOf,
   updatePaymentIfVersion,
   type StoredPayment,
 } from '../storage/payments-repo.js';
+import type { DirectoryModes } from '../../config/payments-directory.js';
+import type { RuleViolation } from '../domain/rules.js';
 import { payerAccountsOf } from './accounts.js';
+import {
+  ratesOf,
+  refuseDuplicate,
+  withBusinessDay,
+  type AcceptanceSettings,
+} from './acceptance.js';
+import { applyDirectoryModes, loadDirectoryFacts } from './directory-facts.js';
 import { newPaymentId, newUetr } from './ids.js';
 
-/** Where the payment operations keep their state. */
+/** Where the payment operations keep their state, and what acceptance needs from the configuration. */
 export interface PaymentStores {
   readonly db: Database;
   readonly idempotency: IdempotencyStore;
+  /** Rates, rail calendars and the duplicate window (absent: none of those checks). */
+  readonly acceptance?: AcceptanceSettings | undefined;
+  /** Refuse, warn or off per bank-directory check at acceptance (default: each check's default). */
+  readonly directoryModes?: DirectoryModes | undefined;
 }
 
 /** What every write takes besides its own input: the idempotency claim (none without a key), the clock. */
@@ -56,6 +71,29 @@ export function render(p: StoredPayment, now: Date): PaymentOrder {
   );
 }
 
+/**
+ * The order as answered with the directory checks set to warn listed in its statusReasons (issue 26,
+ * item 2; not stored: validatePayment answers the same at any time).
+ */
+export function withWarnings(
+  order: PaymentOrder,
+  warnings: readonly RuleViolation[],
+): PaymentOrder {
+  if (warnings.length === 0) return order;
+  return {
+    ...order,
+    paymentInstructionReference: {
+      ...order.paymentInstructionReference,
+      statusReasons: warnings.map(({ pointer, code, reason, message }) => ({
+        pointer,
+        code,
+        reason,
+        message,
+      })),
+    },
+  };
+}
+
 /** Throws 422 listing every problem (pointer, code, ISO 20022 reason, message) when there are any. */
 function refuseViolations(errors: readonly FieldProblem[]): void {
   if (errors.length > 0) {
@@ -72,22 +110,45 @@ export interface CreateInput extends WriteRequest {
   readonly order: PaymentOrder;
   readonly usedMechanism?: string | undefined;
   readonly basePath: string;
+  /** The client confirmed a possible duplicate (header Confirm-Duplicate: true). */
+  readonly confirmedDuplicate?: boolean;
 }
 
-/** The rule context of a signed-in user's request: clock, mechanism and the user's own accounts. */
+/**
+ * The rule context of a signed-in user's request: clock, mechanism, the user's own accounts and, given
+ * the order, what the bank directory says about its identifiers.
+ */
 export async function userRuleContext(
   db: SqlExecutor,
   owner: string,
-  request: { now: Date; usedMechanism?: string | undefined; exceptId?: string; lock?: boolean },
+  request: {
+    now: Date;
+    usedMechanism?: string | undefined;
+    exceptId?: string;
+    lock?: boolean;
+    acceptance?: AcceptanceSettings | undefined;
+    order?: PaymentOrder;
+  },
 ): Promise<RuleContext> {
-  const { exceptId, lock, ...rest } = request;
+  const { exceptId, lock, acceptance, order, ...rest } = request;
+  const rates = await ratesOf(acceptance);
+  const accounts = await payerAccountsOf(db, owner, {
+    now: request.now,
+    ...(exceptId !== undefined ? { exceptId } : {}),
+    ...(lock !== undefined ? { lock } : {}),
+  });
+  const directory = order !== undefined ? { directory: await loadDirectoryFacts(db, order) } : {};
+  if (rates === undefined) return { ...rest, ...directory, payerAccounts: accounts };
+  // Pending payments in other currencies hold their converted cost (the demo ledger books EUR only).
+  const pending = (await paymentsOf(db, owner)).filter((p) => p.id !== exceptId);
   return {
     ...rest,
-    payerAccounts: await payerAccountsOf(db, owner, {
-      now: request.now,
-      ...(exceptId !== undefined ? { exceptId } : {}),
-      ...(lock !== undefined ? { lock } : {}),
-    }),
+    ...directory,
+    rates,
+    payerAccounts: accounts.map((account) => ({
+      ...account,
+      availableMinor: account.availableMinor - foreignHoldsMinor(account, pending, rates.table),
+    })),
   };
 }
 
@@ -96,20 +157,41 @@ export function createPayment(
   stores: PaymentStores,
   input: CreateInput,
 ): Promise<IdempotentOutcome> {
-  return stores.idempotency.run(input.claim, (tx) => create(tx, input));
+  return stores.idempotency.run(input.claim, (tx) =>
+    create(tx, input, stores.directoryModes, stores.acceptance),
+  );
 }
 
-async function create(tx: SqlExecutor, input: CreateInput): Promise<StoredResponse> {
+async function create(
+  tx: SqlExecutor,
+  input: CreateInput,
+  modes: DirectoryModes | undefined,
+  acceptance: AcceptanceSettings | undefined,
+): Promise<StoredResponse> {
   const context = await userRuleContext(tx, input.owner, {
     now: input.now,
     usedMechanism: input.usedMechanism,
     lock: true,
+    order: input.order,
+    acceptance,
   });
-  refuseViolations(checkPaymentRules(input.order, context));
+  const { refusals, warnings } = applyDirectoryModes(
+    checkPaymentRules(input.order, context),
+    modes,
+  );
+  refuseViolations(refusals);
+  await refuseDuplicate(tx, acceptance, {
+    owner: input.owner,
+    order: input.order,
+    now: input.now,
+    confirmed: input.confirmedDuplicate === true,
+    keyed: input.claim !== undefined,
+  });
+  const { order } = withBusinessDay(acceptance, input.order, input.usedMechanism, input.now);
   const id = newPaymentId(input.now);
-  const record = prepareRecord(input.order, {
+  const record = prepareRecord(order, {
     identification: id,
-    uetr: input.order.paymentInstructionReference?.uetr?.toLowerCase() ?? newUetr(),
+    uetr: order.paymentInstructionReference?.uetr?.toLowerCase() ?? newUetr(),
     usedMechanism: input.usedMechanism,
   });
   const amount = instructedAmountOf(record);
@@ -124,7 +206,7 @@ async function create(tx: SqlExecutor, input: CreateInput): Promise<StoredRespon
   });
   return {
     statusCode: 201,
-    body: render(stored, input.now),
+    body: withWarnings(render(stored, input.now), warnings),
     headers: { ETag: etagOf(stored.version), Location: `${input.basePath}/payments/${id}` },
   };
 }
@@ -156,10 +238,17 @@ export function updatePayment(
   stores: PaymentStores,
   input: UpdateInput,
 ): Promise<IdempotentOutcome> {
-  return stores.idempotency.run(input.claim, (tx) => update(tx, input));
+  return stores.idempotency.run(input.claim, (tx) =>
+    update(tx, input, stores.directoryModes, stores.acceptance),
+  );
 }
 
-async function update(tx: SqlExecutor, input: UpdateInput): Promise<StoredResponse> {
+async function update(
+  tx: SqlExecutor,
+  input: UpdateInput,
+  modes: DirectoryModes | undefined,
+  acceptance: AcceptanceSettings | undefined,
+): Promise<StoredResponse> {
   const current = await loadOwned(tx, input.id, input.owner);
   const expected =
     input.ifMatch === undefined ? current.version : matchVersion(input.ifMatch, current.version);
@@ -189,10 +278,17 @@ async function update(tx: SqlExecutor, input: UpdateInput): Promise<StoredRespon
     usedMechanism: input.usedMechanism,
     exceptId: current.id,
     lock: true,
+    order: input.order,
+    acceptance,
   });
-  refuseViolations([...changed, ...checkPaymentRules(input.order, context)]);
+  const { refusals, warnings } = applyDirectoryModes(
+    checkPaymentRules(input.order, context),
+    modes,
+  );
+  refuseViolations([...changed, ...refusals]);
 
-  const record = prepareRecord(input.order, {
+  const { order } = withBusinessDay(acceptance, input.order, input.usedMechanism, input.now);
+  const record = prepareRecord(order, {
     identification: current.id,
     uetr: oldUetr,
     usedMechanism: input.usedMechanism ?? current.record.paymentInstructionReference?.usedMechanism,
@@ -218,7 +314,7 @@ async function update(tx: SqlExecutor, input: UpdateInput): Promise<StoredRespon
   if (!updated) throw stale(input.ifMatch !== undefined);
   return {
     statusCode: 200,
-    body: render(updated, input.now),
+    body: withWarnings(render(updated, input.now), warnings),
     headers: { ETag: etagOf(updated.version) },
   };
 }

@@ -2,6 +2,7 @@
 // identity-provider settings are". Two live governors on one database stand for two replicas; each one's
 // refresh timer is driven by the test (an injected scheduler), so nothing waits for time. SQLite, and
 // PostgreSQL when DATABASE_URL is set.
+import { parseGovernanceConfig } from '../../../src/config/gateway-governance.js';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { GovernedCall } from '../../../src/gateway/governance/contracts.js';
@@ -18,7 +19,7 @@ import { LogCapture } from '../../helpers/capture.js';
 import { ADMIN, RecordingAuditSink } from '../admin/live-support.js';
 import { DATABASE_TARGETS, type OpenedDatabase } from '../admin/support.js';
 
-const governance = { baseCurrency: 'EUR', rates: {}, policyRefreshMs: 1000 };
+const governance = parseGovernanceConfig({ policyRefreshMs: 1000 });
 const FILE_RULES = [
   { id: 'file-confirm', when: 'has(money.base) && money.base > 100', effect: 'confirm' as const },
 ];

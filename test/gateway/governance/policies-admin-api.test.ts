@@ -2,6 +2,7 @@
 // `POST /admin/api/v1/policies/dry-run`): versioned, compiled and checked before saving with the error
 // named, audited; the dry run takes a sample call and answers which rule decided and why. Through the
 // admin app (bearer authentication, problem+json), on SQLite and on PostgreSQL when DATABASE_URL is set.
+import { parseGovernanceConfig } from '../../../src/config/gateway-governance.js';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
@@ -285,7 +286,7 @@ for (const target of DATABASE_TARGETS)
       const service = new PolicyService({
         db: opened.db,
         audit: new RecordingAuditSink(),
-        governance: { baseCurrency: 'EUR', rates: {}, policyRefreshMs: 2000 },
+        governance: parseGovernanceConfig({ policyRefreshMs: 2000 }),
         configured: [],
         lookupTool: () => Promise.resolve(undefined),
       });

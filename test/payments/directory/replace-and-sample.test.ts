@@ -56,7 +56,16 @@ test('--replace removes records absent from the new file', async () => {
   writeFileSync(file, FEDWIRE.split('\n').slice(0, 3).join('\n'));
   const kept = await run(['bank-directory', 'import', file, '--format', 'fedwire', '--json']);
   assert.equal((JSON.parse(kept.stdout) as { removed: number }).removed, 0, 'upsert keeps them');
-  const r = await run(['bank-directory', 'import', file, '--format', 'fedwire', '--replace']);
+  // Removing 4 of 7 is beyond the replacement guard (issue 26, item 5): --force says it is meant.
+  const r = await run([
+    'bank-directory',
+    'import',
+    file,
+    '--format',
+    'fedwire',
+    '--replace',
+    '--force',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /4 removed \(not in the file\)/);
   const db = openSqlite({ path: join(dir, 'payments.db') });
@@ -95,6 +104,7 @@ forEachDirectoryStore('replace and sample (issue 14)', (kind) => {
         source: 'fedwire',
         origin: 'b',
         replace: true,
+        force: true,
         onProgress: () => {
           throw new Error('interrupted');
         },
@@ -105,6 +115,7 @@ forEachDirectoryStore('replace and sample (issue 14)', (kind) => {
       source: 'fedwire',
       origin: 'b',
       replace: true,
+      force: true,
     });
     assert.equal(done.removed, 5);
     assert.equal(await new DirectoryStore(h.db).count(), 2);
@@ -114,7 +125,12 @@ forEachDirectoryStore('replace and sample (issue 14)', (kind) => {
     await importDirectory(h.db, parseFedach(FEDACH), { source: 'fedach', origin: 'a' });
     await importDirectory(h.db, parseFedwire(FEDWIRE), { source: 'fedwire', origin: 'a' });
     const one = parseFedwire(FEDWIRE.split('\n')[0] ?? '');
-    await importDirectory(h.db, one, { source: 'fedwire', origin: 'b', replace: true });
+    await importDirectory(h.db, one, {
+      source: 'fedwire',
+      origin: 'b',
+      replace: true,
+      force: true,
+    });
     assert.equal(await new DirectoryStore(h.db).count(), 5 + 1);
   });
 

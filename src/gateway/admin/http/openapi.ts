@@ -1,7 +1,7 @@
 // The admin API's OpenAPI 3.1 document, made from the route declarations (route.ts) — the same schemas
 // that validate each request describe it here.
 import type { TObject } from '@sinclair/typebox';
-import { ADMIN_API_BASE, type AdminRoute } from './route.js';
+import { ADMIN_API_BASE, PROBLEM_STATUSES, type AdminRoute } from './route.js';
 
 export const PROBLEM_SCHEMA = {
   type: 'object',
@@ -27,8 +27,6 @@ export const PROBLEM_SCHEMA = {
     },
   },
 } as const;
-
-const PROBLEM_STATUSES = [400, 401, 403, 404, 409, 412, 422, 428] as const;
 
 /** The OpenAPI operation a route declaration describes. */
 export function operationOf(route: AdminRoute): Record<string, unknown> {

@@ -32,7 +32,7 @@ interface RouteShape {
   /** Success status; default 200. */
   readonly status?: number;
   /** Problem statuses beside 401, which every route may answer. */
-  readonly errors?: readonly number[];
+  readonly errors?: readonly ProblemStatus[];
   /** Response content type; default application/json. */
   readonly contentType?: string;
   /** The body may be left out (it is then validated as `{}`). */
@@ -122,3 +122,7 @@ export function registerRoutes(app: FastifyInstance, routes: readonly AdminRoute
       },
     });
 }
+
+/** The problem statuses admin routes may answer with: each is a shared response in the OpenAPI document. */
+export const PROBLEM_STATUSES = [400, 401, 403, 404, 409, 412, 422, 428] as const;
+export type ProblemStatus = (typeof PROBLEM_STATUSES)[number];

@@ -34,6 +34,10 @@ export function parseBundesbankLine(text: string): DirectoryEntry | string {
     if (parsed.value.country !== 'DE') return `BIC country ${parsed.value.country} is not DE`;
     bic = parsed.value.bic11;
   }
+  const checkMethod = field(text, 151, 152);
+  if (!/^[0-9A-E][0-9]$/.test(checkMethod)) {
+    return `check digit method "${checkMethod}" is not two characters 00–E9`;
+  }
   const recordNumber = field(text, 153, 158);
   if (!/^\d{6}$/.test(recordNumber)) return 'record number must be 6 digits';
   const change = field(text, 159, 159);
@@ -57,6 +61,8 @@ export function parseBundesbankLine(text: string): DirectoryEntry | string {
     services: [],
     networks: [],
     ...(successor !== '00000000' ? { successorBankCode: successor } : {}),
+    checkMethod,
+    ...(deletion === '1' ? { deletionAnnounced: true } : {}),
     address: {
       ...(town ? { townName: town } : {}),
       ...(postal ? { postalCode: postal } : {}),

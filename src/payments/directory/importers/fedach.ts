@@ -1,6 +1,6 @@
 // FedACH participant directory: fixed width, 155 characters a record (field positions in
 // docs/bank-directory.md). Parsing reports every bad record with its line number and reason.
-import { parseDirectoryRoutingNumber } from '../routing-number.js';
+import { fedRecordCountry, parseDirectoryRoutingNumber } from '../routing-number.js';
 import type { DirectoryEntry, ParsedFile } from '../types.js';
 import { field, pad, parseRecordLines } from './fixed-width.js';
 import { FEDACH_JSON_LAYOUT, looksLikeJson, parseFedJson } from './fed-json.js';
@@ -98,7 +98,7 @@ export function parseFedachLine(text: string): DirectoryEntry | string {
   return {
     source: 'fedach',
     key: rtn.value,
-    country: 'US',
+    country: fedRecordCountry(state),
     bankName: name,
     routingNumber: rtn.value,
     officeType: office === 'O' ? 'MAIN' : 'BRANCH',

@@ -1,6 +1,6 @@
 // Fedwire participant directory: fixed width, 101 characters a record (field positions in
 // docs/bank-directory.md).
-import { parseDirectoryRoutingNumber } from '../routing-number.js';
+import { fedRecordCountry, parseDirectoryRoutingNumber } from '../routing-number.js';
 import type { DirectoryEntry, ParsedFile } from '../types.js';
 import { field, pad, parseRecordLines } from './fixed-width.js';
 import { FEDWIRE_JSON_LAYOUT, looksLikeJson, parseFedJson } from './fed-json.js';
@@ -93,7 +93,7 @@ export function parseFedwireLine(text: string): DirectoryEntry | string {
   return {
     source: 'fedwire',
     key: rtn.value,
-    country: 'US',
+    country: fedRecordCountry(state),
     bankName: name,
     routingNumber: rtn.value,
     ...(telegraphic ? { participantName: telegraphic } : {}),

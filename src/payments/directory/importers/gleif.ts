@@ -17,6 +17,7 @@ export interface LeiRecord {
   readonly country?: string;
   readonly postalCode?: string;
   readonly status?: string;
+  readonly registrationStatus?: string;
 }
 
 /** ISO 17442: 18 alphanumeric characters and two check digits, mod 97 (as IBAN) equal to 1. */
@@ -51,6 +52,7 @@ const LEI_COLUMNS = {
   country: 'Entity.LegalAddress.Country',
   postalCode: 'Entity.LegalAddress.PostalCode',
   status: 'Entity.EntityStatus',
+  registrationStatus: 'Registration.RegistrationStatus',
 } as const;
 
 /** LEI records by LEI, only those in `wanted` (the Golden Copy holds millions). */
@@ -78,11 +80,22 @@ export function parseLeiRecords(
       ...(get('country') ? { country: get('country').toUpperCase() } : {}),
       ...(get('postalCode') ? { postalCode: get('postalCode') } : {}),
       ...(get('status') ? { status: get('status').toUpperCase() } : {}),
+      ...(get('registrationStatus')
+        ? { registrationStatus: get('registrationStatus').toUpperCase() }
+        : {}),
     };
     out.set(lei, record);
   }
   return out;
 }
+
+/** Registration statuses of an LEI that no longer identifies a live entity. */
+export const DEAD_REGISTRATIONS: ReadonlySet<string> = new Set([
+  'ANNULLED',
+  'RETIRED',
+  'MERGED',
+  'DUPLICATE',
+]);
 
 export function parseGleif(mappingText: string, leiRecordsText: string): ParsedFile {
   const t = table(mappingText, ['LEI', 'BIC'], 'the BIC-to-LEI file');
@@ -121,7 +134,14 @@ function entryOf(
     bankName: r.legalName.slice(0, 140),
     bic: bic.value.bic11,
     lei,
-    status: r.status === 'INACTIVE' ? 'INACTIVE' : 'ACTIVE',
+    // An entity INACTIVE, or an LEI that no longer identifies it (annulled, retired, merged into
+    // another), is not a live counterparty; a LAPSED LEI (not renewed) still is (decision: GLEIF
+    // registration status).
+    status:
+      r.status === 'INACTIVE' || DEAD_REGISTRATIONS.has(r.registrationStatus ?? '')
+        ? 'INACTIVE'
+        : 'ACTIVE',
+    ...(r.registrationStatus ? { registrationStatus: r.registrationStatus } : {}),
     transferTypes: [],
     services: [],
     networks: [],
