@@ -142,6 +142,13 @@ export async function withDemoWiring(config: FrozenConfig): Promise<FrozenConfig
   return reconfigure(config, (draft) => {
     draft.payments.identity.sharedSecret = secrets.identitySecret;
     draft.payments.bankLookup.apiKeys = [secrets.bankLookupKey];
+    // Consent round trips (requestState) are signed with a key every replica shares; the demo's comes
+    // from its identity secret (HKDF with its own label, so the two keys are independent).
+    if (
+      draft.gateway.mcp.requestStateSecret === undefined &&
+      draft.gateway.auth.subscriptionKeys.pepper === undefined
+    )
+      draft.gateway.mcp.requestStateSecret = secrets.identitySecret;
     // Without rates of its own, the demo quotes and checks funds across currencies with sample rates,
     // named as such in every quote (decision: the demo ships sample exchange rates).
     const rates = draft.payments.fees.rates;
