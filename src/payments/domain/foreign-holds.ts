@@ -1,10 +1,9 @@
-// What the user's pending payments in other currencies hold on a payer account (pure): each payment
-// still to be debited (INITIATED, PENDING, CONFIRMED) from the account, in a currency the demo ledger
-// does not book (it books EUR only), costs its conversion into the account's currency at the current
-// rate. Subtracted from the available balance so that a second foreign-currency payment cannot spend the
-// same funds (issue 26, item 1; decision: funds checked in the account's currency). The execution
-// engine's ledger books executed payments in the account's currency.
-import { DEMO_CURRENCY } from './demo-account.js';
+// What the user's accepted payments in other currencies hold on a payer account (pure): each payment
+// still to be debited (INITIATED) from the account, in a currency other than the account's, costs its
+// conversion into the account's currency at the current rate. Subtracted from the available balance so
+// that a second payment cannot spend the same funds (issue 26, item 1; decision: funds checked in the
+// account's currency). Same-currency holds are `holdsOf` (usecases/accounts.ts); once the execution engine
+// debits a payment (PENDING) the ledger carries it, in the account's currency, and it holds nothing here.
 import { minorUnit } from './currencies.js';
 import { costOf, type RateTable } from './fees/fx.js';
 import { toMinorRounded } from './fees/money.js';
@@ -12,8 +11,8 @@ import type { PaymentStatus } from './lifecycle.js';
 import type { PaymentOrder } from './payment-order.js';
 import { electronicIban } from './rules/identifiers.js';
 
-/** Statuses whose amount is still to be debited (as the demo ledger's pending entries). */
-const HOLDING: ReadonlySet<PaymentStatus> = new Set(['INITIATED', 'PENDING', 'CONFIRMED']);
+/** The status whose amount is still to be debited: the engine debits at INITIATED → PENDING. */
+const HOLDING: ReadonlySet<PaymentStatus> = new Set(['INITIATED']);
 
 /** Minor units of `account.currency` held by the pending foreign-currency payments from the account. */
 export function foreignHoldsMinor(
@@ -31,7 +30,7 @@ export function foreignHoldsMinor(
     if (!HOLDING.has(status) || payer === undefined || electronicIban(payer) !== account.accountId)
       continue;
     if (amount === undefined || currency === undefined) continue;
-    if (currency === account.currency || currency === DEMO_CURRENCY) continue; // booked by the ledger
+    if (currency === account.currency) continue; // held by holdsOf
     const digits = minorUnit(currency);
     if (digits === undefined) continue;
     const cost = costOf(

@@ -30,11 +30,8 @@ export interface paths {
      *     refused (PAYER_ACCOUNT_NOT_OWNED, ISO 20022 BE01).
      *     Use validatePayment first if you only want to check an instruction without creating it.
      *     Send an `Idempotent-Request-Key` so that a retried call does not create a second payment.
-     *     Without one, the same order (payer, payee, amount, execution day, reference) sent again shortly
-     *     after the first is answered 409 `POSSIBLE_DUPLICATE` naming the earlier payment (`duplicateOf`);
-     *     send it again with `Confirm-Duplicate: true` to make a second payment. A requested execution
-     *     date on a weekend or closing day of the payment's rail is moved to a business day (the following
-     *     one by default) and `customFields.executionDateAdjustment` says so.
+     *     Without one, a recent identical order gets 409 `POSSIBLE_DUPLICATE` (see `Confirm-Duplicate`).
+     *     A closing-day execution date moves to a business day (`customFields.executionDateAdjustment`).
      */
     post: operations['createPayment'];
     delete?: never;
@@ -168,9 +165,8 @@ export interface paths {
      *     problem at once, each with the JSON pointer of the field, a stable code, its ISO 20022 reason
      *     code and a message. createPayment applies the same rules. Use it before createPayment to check an
      *     instruction. No sign-in needed; when signed in, the payer account (one of the user's own) and its
-     *     available balance (in the account's currency) are checked too. Without sign-in they cannot be:
-     *     an instruction without problems then answers status null with reason ACTC (technically valid
-     *     only), never the status of an accepted one.
+     *     available balance (in the account's currency) are checked too; without sign-in a valid
+     *     instruction answers status null, reason ACTC (technically valid only).
      */
     post: operations['validatePayment'];
     delete?: never;
@@ -825,11 +821,7 @@ export interface components {
        *     (today or later); absent when none is left. A value sent in a body is ignored.
        */
       nextExecutionDate?: components['schemas']['DateTime'];
-      /**
-       * @description Set by the service on an instance of a standing order or recurring schedule: the
-       *     identification of the order that produced it (each instance is a payment of its own, produced
-       *     by the execution engine on its execution date). A value sent in a body is ignored.
-       */
+      /** @description Set by the service on an instance of a standing order or schedule (the order's identification); ignored in a request. */
       standingOrderIdentification?: string;
       /**
        * Format: uuid
@@ -1148,11 +1140,7 @@ export interface components {
      *     header `Idempotency-Key` is accepted as a synonym.
      */
     IdempotentRequestKey: string;
-    /**
-     * @description `true` confirms that this order is meant to repeat a recent identical one (same payer, payee,
-     *     amount, execution day and reference), which createPayment otherwise refuses with 409
-     *     `POSSIBLE_DUPLICATE`.
-     */
+    /** @description `true`: pay even though the order repeats a recent identical one (else 409). */
     ConfirmDuplicate: 'true' | 'false';
     /** @description When the client created the request, as an RFC 3339 date-time (for example 2026-11-22T09:30:00Z). */
     Timestamp: string;
@@ -1302,11 +1290,7 @@ export interface operations {
         Timestamp?: components['parameters']['Timestamp'];
         /** @description Type of the payment / payment mechanism the client intends (for example SEPA, SWIFT, ACH), at most 35 characters. */
         'Used-Mechanism'?: components['parameters']['UsedMechanism'];
-        /**
-         * @description `true` confirms that this order is meant to repeat a recent identical one (same payer, payee,
-         *     amount, execution day and reference), which createPayment otherwise refuses with 409
-         *     `POSSIBLE_DUPLICATE`.
-         */
+        /** @description `true`: pay even though the order repeats a recent identical one (else 409). */
         'Confirm-Duplicate'?: components['parameters']['ConfirmDuplicate'];
       };
       path?: never;

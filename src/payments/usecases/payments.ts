@@ -150,7 +150,7 @@ export async function userRuleContext(
   });
   const directory = order !== undefined ? { directory: await loadDirectoryFacts(db, order) } : {};
   if (rates === undefined) return { ...rest, ...directory, payerAccounts: accounts };
-  // Pending payments in other currencies hold their converted cost (the demo ledger books EUR only).
+  // Accepted payments in other currencies hold their converted cost until the engine debits them.
   const pending = (await paymentsOf(db, owner)).filter((p) => p.id !== exceptId);
   return {
     ...rest,

@@ -144,6 +144,28 @@ forEachStore('execution engine', (kind) => {
     assert.deepEqual([parent['status'], parent['remainingInstances']], ['COMPLETED', 0]);
   });
 
+  test('a payment in another currency holds its converted cost only until the engine debits it (go-live item 1: never counted twice)', async () => {
+    e.setClock('2026-12-01T09:00:00Z');
+    // USD 2,900.00 = EUR 2,500.00 at 1.16, from hana's EUR 5,000.00, to another bank.
+    const payment = () =>
+      transfer('hana', 'ivan', 2900, { currency: 'USD', payeeIban: 'DE02120300000000202051' });
+    const first = await e.create('hana', payment());
+    const report = await e.run('2026-12-01T21:45:00Z'); // the USD rail's cut-off (16:45 New York)
+    assert.deepEqual(
+      report.steps.filter((s) => s.paymentId === first).map((s) => s.to),
+      ['PENDING'],
+    );
+    // Debited by the ledger (PENDING until it settles): EUR 2,500.00 left, held nowhere else, so a
+    // second identical payment fits exactly; a third does not.
+    assert.deepEqual(await e.balance('hana'), { booked: 2500, available: 2500 });
+    await e.create('hana', payment(), { 'confirm-duplicate': 'true' });
+    const third = await send(e.h, 'hana', 'POST', 'payments', payment(), {
+      'confirm-duplicate': 'true',
+    });
+    assert.equal(third.statusCode, 422, third.body);
+    assert.match(third.body, /INSUFFICIENT_FUNDS/);
+  });
+
   test('a closed account rejects with AC04 (payee at this bank, or payer); nothing is debited', async () => {
     e.setClock('2026-12-02T09:00:00Z');
     await e.balance('gina');
