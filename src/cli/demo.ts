@@ -150,7 +150,7 @@ export async function withDemoWiring(config: FrozenConfig): Promise<FrozenConfig
     )
       draft.gateway.mcp.requestStateSecret = secrets.identitySecret;
     // Without rates of its own, the demo quotes and checks funds across currencies with sample rates,
-    // named as such in every quote (decision: the demo ships sample exchange rates).
+    // named as such in every quote (docs/decisions.md, D-291).
     const rates = draft.payments.fees.rates;
     if (Object.keys(rates.pairs).length === 0 && rates.file === undefined) {
       rates.source = SAMPLE_RATES_SOURCE;

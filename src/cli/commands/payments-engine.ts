@@ -1,8 +1,7 @@
 // `toolgate payments engine run --until <ISO timestamp> [--json]`: runs every payment transition due up
 // to that moment against the payment service's store (the one in the configuration) and prints what it
 // did. Safe beside running services: each transition is claimed and committed on its own
-// (src/payments/engine/executor.ts), so nothing is done twice (decision: `toolgate payments engine run`
-// as a subcommand of `payments`).
+// (src/payments/engine/executor.ts), so nothing is done twice (docs/decisions.md, D-264).
 import { loadConfig } from '../../config/load.js';
 import { openDatabase } from '../../shared/db/open.js';
 import { runMigrations } from '../../shared/db/migrations.js';

@@ -82,7 +82,7 @@ export function buildGovernedCall(input: CallInput): BuiltCall {
     },
     arguments: args,
     // Computed when first read (consent, evidence): a call no rule matches never hashes its arguments
-    // (decision: the governed step costs nothing measurable for calls no rule matches).
+    // (docs/decisions.md, D-251).
     get argumentsHash() {
       return (hash ??= argumentsHash(args));
     },

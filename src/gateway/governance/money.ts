@@ -1,6 +1,6 @@
 // Converts an amount a call moves into the configured base currency (gateway.governance): pure decimal
 // arithmetic on integers (BigInt), never floating point, rounded once, half up, to the base currency's
-// minor unit (decision: governance converts money exactly in integers). Policies compare the result and
+// minor unit (docs/decisions.md, D-225). Policies compare the result and
 // money budgets add it up, so the same call always converts to the same minor units on every replica.
 import { minorUnit } from '../../shared/currencies.js';
 import type { GovernedMoney } from './contracts.js';

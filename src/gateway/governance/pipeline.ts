@@ -7,8 +7,7 @@
 //                                              → budgets: reserve the amount in every budget
 //   → the backend → release the reservation if the backend refused the call → the evidence of its answer.
 //
-// How a call that needs consent is answered depends on what the client can do (decision: consent over MCP
-// per protocol revision): 2026-07-28 with the elicitation capability: `input_required` with a URL-mode
+// How a call that needs consent is answered depends on what the client can do (docs/decisions.md, D-248): 2026-07-28 with the elicitation capability: `input_required` with a URL-mode
 // elicitation and a signed requestState; 2025-11-25 with `elicitation.url`: the URLElicitationRequiredError
 // (-32042); every other client: a tool error naming the approval page, the approval's id and expiry, after
 // which the same call is retried and redeems the approval by its binding.
@@ -170,8 +169,8 @@ export class Governance {
   /**
    * After the backend: a call the backend refused (an error status), or that never reached it (no
    * connection: nothing was sent), gives its reservation back; one that may have been carried out (a
-   * timeout, a lost connection) stays counted, the safe side for money (decision: release only what
-   * certainly did not move). The answer becomes evidence.
+   * timeout, a lost connection) stays counted, the safe side for money (docs/decisions.md,
+   * D-255). The answer becomes evidence.
    */
   async settle(proceed: Proceed, answer: BackendAnswer): Promise<void> {
     const refused =

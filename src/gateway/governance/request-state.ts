@@ -1,8 +1,7 @@
 // The `requestState` of a 2026-07-28 `input_required` answer to a call that needs consent: a stateless,
 // HMAC-SHA-256-signed, expiring token any replica can verify, binding the approval to exactly this call
 // {approval id, subscription, user, tool, arguments hash, policy version}. No server session is kept; an
-// altered or foreign token fails the signature, an old one its expiry (decision: requestState is a signed
-// token, not a session).
+// altered or foreign token fails the signature, an old one its expiry (docs/decisions.md, D-249).
 //
 // Wire form: `tg1.<base64url(JSON payload)>.<base64url(HMAC-SHA-256(key, "tg1." + payload part))>`.
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';

@@ -204,7 +204,7 @@ export class ToolCalls {
  * How this tools/call can carry consent: 2026-07-28 with the elicitation capability's URL mode declared in
  * `_meta`: input_required (and what a retry echoes); 2025-11-25 whose request declares `elicitation.url`
  * the same way (the gateway keeps no session, so what `initialize` declared is not known here): the URL
- * elicitation error; otherwise the fallback tool result (decision: consent over MCP per protocol revision).
+ * elicitation error; otherwise the fallback tool result (docs/decisions.md, D-248).
  */
 function consentChannel(params: Record<string, unknown>, version: string): ConsentChannel {
   const structured = hasStructuredContent(version);

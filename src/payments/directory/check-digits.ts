@@ -3,7 +3,7 @@
 // and tested with the test account numbers those descriptions give
 // (pure). The account number is padded to 10 digits on the left; positions are numbered 1..10 from the
 // left and weights are applied from the right, as the descriptions do. A method not implemented here is
-// reported as such, never passed silently (decision: account check digits).
+// reported as such, never passed silently (docs/decisions.md, D-277).
 
 export type CheckDigitResult =
   | { readonly kind: 'valid' }

@@ -66,7 +66,7 @@ export interface ImportOptions {
    */
   readonly replace?: boolean;
   /**
-   * The replacement guard (decision: directory replacement guard): `replace` is refused when it would
+   * The replacement guard (docs/decisions.md, D-276): `replace` is refused when it would
    * remove more than this share of the source's records (percent; default 10) or when the file had
    * unreadable lines, unless `force`.
    */

@@ -85,8 +85,7 @@ export function parseDirectoryRoutingNumber(input: string): Parsed<string> {
 const TERRITORIES: ReadonlySet<string> = new Set(['PR', 'GU', 'VI', 'AS', 'MP', 'FM', 'MH', 'PW']);
 
 /**
- * The country of a Federal Reserve directory record, from its state field (decision: directory
- * country from the record): a territory's own ISO 3166 code, `US` for a state or DC, and `ZZ`
+ * The country of a Federal Reserve directory record, from its state field (docs/decisions.md, D-279): a territory's own ISO 3166 code, `US` for a state or DC, and `ZZ`
  * (unknown) for a blank state — a foreign (FedGlobal) participant, for which the file names no country.
  */
 export function fedRecordCountry(state: string): string {

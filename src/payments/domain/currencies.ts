@@ -1,7 +1,7 @@
 // Currency codes and minor units come from src/shared/currencies.ts (the gateway's governance uses them
 // too); what only the payment service needs lives here. A payment is made only in a payable currency:
 // funds codes and units of account (BOV, CHE, CHW, CLF, COU, MXV, USN, UYI, UYW), precious metals, SDR
-// (XDR) and testing codes are not (decision: only payable ISO 4217 currencies).
+// (XDR) and testing codes are not (docs/decisions.md, D-285).
 import * as iso4217 from '../../shared/currencies.js';
 
 /**

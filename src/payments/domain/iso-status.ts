@@ -1,6 +1,6 @@
 // The service's payment statuses as ISO 20022 transaction status codes (ExternalPaymentTransactionStatus1Code,
 // the codes a pain.002 customer payment status report carries), in one table (pure). Documented in
-// docs/payments-notifications.md (decision: ISO 20022 status mapping).
+// docs/payments-notifications.md (docs/decisions.md, D-271).
 import type { PaymentStatus } from './lifecycle.js';
 
 export const ISO_TRANSACTION_STATUSES = ['ACCP', 'ACSP', 'ACSC', 'PDNG', 'RJCT', 'CANC'] as const;

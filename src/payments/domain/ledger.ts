@@ -4,7 +4,7 @@
 // zero too. Customer accounts are keyed by their IBAN; the bank's own accounts per currency are
 // BANK:<currency>:OPENING (the counterpart of opening balances), BANK:<currency>:CLEARING (debited
 // payments on their way) and BANK:<currency>:SETTLEMENT (what was settled with other banks).
-// Journals are never changed: a rejection or a return is a new journal (decision: Append-only ledger).
+// Journals are never changed: a rejection or a return is a new journal (docs/decisions.md, D-256).
 
 export const BANK_ROLES = ['OPENING', 'CLEARING', 'SETTLEMENT'] as const;
 export type BankRole = (typeof BANK_ROLES)[number];

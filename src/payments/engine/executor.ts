@@ -3,8 +3,7 @@
 // LOCKED, so two replicas never work on one payment at once; SQLite: one writer), plan it again on the
 // fresh row (another replica may have moved it meanwhile), post its journals and record its status
 // change, all committed together. A crash before the commit leaves nothing; after it, the payment's
-// next action is another one. So each transition happens exactly once (decision: Engine exactly once:
-// one transaction per transition, claim and re-plan).
+// next action is another one. So each transition happens exactly once (docs/decisions.md, D-261).
 import type { Database, SqlExecutor } from '../../shared/db/types.js';
 import type { RateTable } from '../domain/fees/fx.js';
 import type { FeesSettings } from '../domain/fees/quote.js';
@@ -220,7 +219,7 @@ function formatMinor(minor: bigint, digits: number): string {
  * Produces the standing order's next instance: a payment of its own (INITIATED, the order's content
  * without the schedule, requested for the instance's execution instant), linked to the order; the
  * order counts it (remainingInstances, nextExecutionDate follow) and completes after its last one
- * (decision: Standing orders produce instances as payments of their own).
+ * (docs/decisions.md, D-262).
  */
 async function produceInstance(
   tx: SqlExecutor,

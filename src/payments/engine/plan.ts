@@ -3,8 +3,7 @@
 // date (or the acceptance, when later), the next one when it was accepted after that day's cut-off; the
 // same clock the fee quote uses (domain/fees). Batch rails (mass payments: SEPA, ACH, Bacs; and book
 // transfers, on the bank's end-of-day run) submit at the day's cut-off; real-time rails (RTGS, instant)
-// as soon as the execution date has begun and the payment was accepted (decision: Engine due times:
-// batch rails at the cut-off, real-time rails from the start of the execution date).
+// as soon as the execution date has begun and the payment was accepted (docs/decisions.md, D-260).
 // It settles on its value date (the execution date plus the rail's settlement days, at local midnight)
 // and never before it was executed. A standing order or recurring schedule produces instance n at its
 // n-th execution instant.

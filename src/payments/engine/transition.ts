@@ -53,8 +53,7 @@ const reject = (reason: RejectReason, message: string): DebitPlan => ({
  * the holds of the owner's other accepted payments), or why it cannot be debited. The payer's ledger
  * account row is locked (PostgreSQL) so two executions from one account are checked one after the other.
  * An amount in another currency than the account's is converted with the service's rates: the amount
- * at mid plus the bank's margin (decision: Funds checked at execution in the account's currency,
- * converted at mid plus margin).
+ * at mid plus the bank's margin (docs/decisions.md, D-259).
  */
 export async function planDebit(
   tx: SqlExecutor,

@@ -67,8 +67,7 @@ async function ensureBankAccounts(tx: SqlExecutor, currency: string, at: string)
 
 /**
  * The demo account's ledger account, opened with its opening balance as an opening journal the first
- * time anything touches it (decision: Opening balances become
- * opening postings on first use). Returns
+ * time anything touches it (docs/decisions.md, D-257). Returns
  * true when it was opened now.
  */
 export async function ensureLedgerAccount(

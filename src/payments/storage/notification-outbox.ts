@@ -1,6 +1,6 @@
 // The transactional outbox of status notifications: payments-repo.ts writes one row per status change
 // (creation and cancellation included) with the same executor, so the event exists exactly when the
-// change was committed (decision: transactional outbox for status notifications).
+// change was committed (docs/decisions.md, D-265).
 import type { SqlExecutor } from '../../shared/db/types.js';
 import type { HistoryEvent } from '../domain/history.js';
 import { notificationFor, type NotificationEvent } from '../domain/notification-event.js';

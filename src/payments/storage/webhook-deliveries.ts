@@ -3,7 +3,7 @@
 // `FOR UPDATE SKIP LOCKED` on PostgreSQL (SQLite serialises writers with BEGIN IMMEDIATE), and a claimed
 // delivery carries a lease (token + expiry) so no other worker sends it until the lease holder has
 // recorded its attempt or the lease has expired (a crashed worker): at-least-once, never two at a time
-// (decision: webhook delivery leases).
+// (docs/decisions.md, D-267).
 import { randomUUID } from 'node:crypto';
 import type { Database, SqlExecutor } from '../../shared/db/types.js';
 import type { NotificationEvent, WebhookEventType } from '../domain/notification-event.js';

@@ -2,7 +2,7 @@
 // service's exchange rates for the funds check in the account's currency, the rails' calendars to roll an
 // execution date off a weekend or closing day, and the window in which a repeated order is a possible
 // duplicate. Built once from the configuration (app.ts) and shared by the payment and fee routes.
-// (decision: possible duplicates; decision: business-day rolling of execution dates)
+// (docs/decisions.md, D-289, D-290)
 import type { SqlExecutor } from '../../shared/db/types.js';
 import { findDuplicate } from '../domain/duplicates.js';
 import { PaymentError } from '../domain/errors.js';

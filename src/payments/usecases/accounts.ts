@@ -1,7 +1,6 @@
 // The user's accounts as the payment rules and the accounts API see them: each demo account with its
 // ledger account (opened, with its opening journal, on first use), its entries, and the available
-// balance: the ledger balance less the holds of accepted payments not yet executed (decision: Available
-// balance = ledger balance less holds).
+// balance: the ledger balance less the holds of accepted payments not yet executed (docs/decisions.md, D-258).
 import type { SqlExecutor } from '../../shared/db/types.js';
 import { minorUnit } from '../domain/currencies.js';
 import type { LedgerEntry } from '../domain/demo-account.js';
@@ -54,8 +53,7 @@ export async function myAccount(
 /**
  * The ledger account of the demo account, opened now when it is not yet. A database from before the
  * ledger may hold payments already moved on by the operator: their journals are posted when the
- * ledger account opens (decision: Opening balances become opening
- * postings on first use).
+ * ledger account opens (docs/decisions.md, D-257).
  */
 export async function openLedgerFor(
   db: SqlExecutor,

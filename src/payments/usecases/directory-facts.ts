@@ -1,7 +1,7 @@
 // The bank directory at acceptance (issue 26, item 2): the records an order's identifiers lead to,
 // loaded from the directory tables for the rules (which stay pure), and the configured mode of each
 // directory check applied to what the rules found: refuse (kept as a violation), warn (accepted, listed
-// in the answer's statusReasons) or off (decision: directory checks at acceptance).
+// in the answer's statusReasons) or off (docs/decisions.md, D-275).
 import {
   directoryModes,
   type DirectoryCheck,

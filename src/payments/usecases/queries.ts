@@ -108,7 +108,7 @@ function renderHistoryEntry(e: HistoryEntry): PaymentHistoryEntry {
  * caller's payer account is checked against their own accounts (opened on their first such call) and
  * its funds; an anonymous caller's cannot be, there being no one it could belong to, so an order without
  * problems answers status null (not known) with reason ACTC (technical validation passed), never the
- * INITIATED/SCHEDULED of an order that would be accepted (decision: anonymous validatePayment).
+ * INITIATED/SCHEDULED of an order that would be accepted (docs/decisions.md, D-281).
  */
 export async function validatePayment(
   db: SqlExecutor,

@@ -216,7 +216,7 @@ describe('effects and their combination (contracts.ts: deny > approve > confirm 
   });
 });
 
-describe('an expression that fails at call time fails closed (decision: a policy expression that fails fails closed)', () => {
+describe('an expression that fails at call time fails closed (docs/decisions.md, D-226)', () => {
   it('deny, approve and confirm rules count as matched, allow as not, and the trace says why', () => {
     const governor = governorOf([
       rule('allow-missing', 'money.base > 1.0', 'allow'),

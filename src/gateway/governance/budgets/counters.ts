@@ -17,7 +17,7 @@ const part = (s: string) => encodeURIComponent(s);
 /**
  * The subject a user budget counts for: issuer and subject when the caller's claims name an issuer (two
  * identity providers may issue the same `sub`), else the subject. An anonymous caller has no user: the
- * anonymous callers of one subscription share one user budget (decision: budgets of anonymous callers).
+ * anonymous callers of one subscription share one user budget (docs/decisions.md, D-242).
  */
 export function userSubject(call: GovernedCall): string {
   const { subject, claims, subscription } = call.caller;

@@ -44,7 +44,7 @@ export class CounterBudgetLedger implements BudgetLedger {
   /**
    * Reserves the call's amount against every limit, or none. Calls without money, with a zero amount or
    * without limits reserve nothing (an empty reservation). Throws GatewayError BUDGET_UNAVAILABLE when the
-   * store cannot answer: money budgets fail closed (decision: budgets fail closed).
+   * store cannot answer: money budgets fail closed (docs/decisions.md, D-241).
    */
   async reserve(call: GovernedCall, limits: readonly BudgetLimit[]): Promise<ReserveOutcome> {
     const amount = call.money?.baseMinor ?? 0;

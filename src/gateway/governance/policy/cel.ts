@@ -1,4 +1,4 @@
-// The CEL environment rules are written in (decision: CEL evaluator @marcbachmann/cel-js): the variables a
+// The CEL environment rules are written in (docs/decisions.md, D-224): the variables a
 // `when` expression sees, with their types, so that a misspelt field of `tool` or `caller`, an unknown
 // variable or a non-boolean expression is refused when the rule is compiled, not when a call arrives.
 // `args` and `money` are maps (their keys depend on the tool); `now` is a timestamp.

@@ -3,7 +3,7 @@
 // > allow; none matching: allow), the first matching rule of that strength decides (its message, its
 // role), and every matching `budget` rule adds its limit. A rule whose expression fails at call time never
 // crashes the call: a deny, approve, confirm or budget rule counts as matched (fail closed) and an allow
-// rule as not matched, and the trace says so (decision: a policy expression that fails fails closed).
+// rule as not matched, and the trace says so (docs/decisions.md, D-226).
 import type { BudgetLimit, GovernedCall, Governor, PolicyDecision } from '../contracts.js';
 import { celContext } from './cel.js';
 import { celMessage, type CompiledRule, type ConsentEffect } from './compile.js';

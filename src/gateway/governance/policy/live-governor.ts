@@ -5,7 +5,7 @@
 // newer set exists. Only then is the set read, compiled and swapped in with one assignment. Calls read the
 // current governor from memory, so no I/O is added to the call path. A stored set that cannot be compiled
 // (it passed compilation when it was saved, so only a changed base currency or evaluator can do this) is
-// logged, and the replica keeps the set it has (decision: stored policies replace the file's).
+// logged, and the replica keeps the set it has (docs/decisions.md, D-227).
 import type { GovernanceConfig, PolicyRuleConfig } from '../../../config/gateway-governance.js';
 import type { Database } from '../../../shared/db/types.js';
 import type { Logger } from '../../../shared/log/logger.js';

@@ -135,8 +135,7 @@ function entryOf(
     bic: bic.value.bic11,
     lei,
     // An entity INACTIVE, or an LEI that no longer identifies it (annulled, retired, merged into
-    // another), is not a live counterparty; a LAPSED LEI (not renewed) still is (decision: GLEIF
-    // registration status).
+    // another), is not a live counterparty; a LAPSED LEI (not renewed) still is (docs/decisions.md, D-278).
     status:
       r.status === 'INACTIVE' || DEAD_REGISTRATIONS.has(r.registrationStatus ?? '')
         ? 'INACTIVE'

@@ -106,8 +106,7 @@ export function rateEntryOf(
 
 /**
  * Why the pair's rate must not be used at `now`: it was fixed longer than `maxAgeMs` ago (its `asOf`, or
- * the table's). A rate without `asOf` is the operator's standing rate and has no age (decision: stale
- * exchange rates are refused).
+ * the table's). A rate without `asOf` is the operator's standing rate and has no age (docs/decisions.md, D-286).
  */
 export function staleRate(
   table: RateTable,

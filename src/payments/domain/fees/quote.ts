@@ -169,7 +169,7 @@ export function quoteFees(query: FeeQuery, options: QuoteOptions): FeeQuery {
   const scope: Scope =
     payer.country && payee.country && payer.country !== payee.country ? 'CROSS_BORDER' : 'DOMESTIC';
   // CBPR2: a cross-border euro payment inside the EU/EEA is priced (and routed) as a domestic one
-  // (decision: EU pricing and value dates of euro payments).
+  // (docs/decisions.md, D-288).
   const cbpr2 =
     scope === 'CROSS_BORDER' &&
     railCurrency === 'EUR' &&

@@ -1,8 +1,7 @@
 // The bank directory consulted at acceptance (pure; issue 26, go-live item 2): the records the order's
 // identifiers lead to are loaded by the use case and passed in the rule context (`directory`); these
 // rows check them. Each row is one configurable check (`payments.directory.acceptance.<check>`: refuse,
-// warn or off; DIRECTORY_CHECK_OF) and names the directory entry in its message (decision: directory
-// checks at acceptance).
+// warn or off; DIRECTORY_CHECK_OF) and names the directory entry in its message (docs/decisions.md, D-275).
 import { isValidBIC, isValidIBAN } from 'ibantools';
 import { checkGermanAccount } from '../../directory/check-digits.js';
 import { DEAD_REGISTRATIONS } from '../../directory/importers/gleif.js';

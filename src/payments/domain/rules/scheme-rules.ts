@@ -1,8 +1,7 @@
 // The scheme and exchange rules of the go-live list (issue 26, items 3, 7 and 8), rows of the rule table
 // (pure): SEPA's charge bearer, name lengths, character set, remittance and references (EPC SCT rulebook
 // and implementation guidelines); a stated transfer amount against amount × rate; ACH's same-day cap,
-// account number length and SEC code against the receiver (Nacha Operating Rules). (decision: SEPA scheme
-// rules; decision: ACH limits; decision: stated transfer amounts must match the rate)
+// account number length and SEC code against the receiver (Nacha Operating Rules). (docs/decisions.md, D-283, D-284, D-287)
 import { minorUnit } from '../currencies.js';
 import { matchesRate } from '../fees/fx.js';
 import { toMinorExact } from '../fees/money.js';

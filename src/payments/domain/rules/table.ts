@@ -30,8 +30,7 @@ const today = (now: Date) => now.toISOString().slice(0, 10);
 /**
  * A credit transfer unless the order is a direct debit (direct-debit service or method). The
  * `creditDebtIndicator` does not decide it: a payer's credit transfer is a debit of the payer's account,
- * so DEBIT is no reason to drop the creditor (decision: the creditor is required whatever
- * creditDebtIndicator says).
+ * so DEBIT is no reason to drop the creditor (docs/decisions.md, D-282).
  */
 function isCreditTransfer(o: PaymentOrder): boolean {
   const arrangement = o.paymentProcessingConfiguration?.paymentArrangement;
@@ -460,8 +459,7 @@ const ORDER_RULES: readonly Rule[] = [
   },
   // Funds in every case (issue 26, item 1): immediate, scheduled and standing orders at acceptance, in the
   // payer account's currency (the engine checks again at each execution). A payment in another currency
-  // is converted at the service's rates, which must exist and be fresh (decision: funds checked in the
-  // account's currency).
+  // is converted at the service's rates, which must exist and be fresh (docs/decisions.md, D-280).
   {
     code: 'EXCHANGE_RATE_UNAVAILABLE',
     isoReason: 'CURR',

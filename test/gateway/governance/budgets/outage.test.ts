@@ -1,4 +1,4 @@
-// Money budgets fail closed (decision: budgets fail closed): while the shared store is down, a call with a
+// Money budgets fail closed (docs/decisions.md, D-241): while the shared store is down, a call with a
 // budget is refused with BUDGET_UNAVAILABLE and never admitted unchecked; a release is logged, not thrown;
 // once Redis is back, reservations work again. Against a real redis-server on a socket of this test's own,
 // reached through a TCP relay bound to port 0 (test/helpers/tcp-relay.ts).
