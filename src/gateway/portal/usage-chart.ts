@@ -62,7 +62,11 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 function axes(slots: readonly Interval[], yMax: number, unit: string): Html {
   const x = (i: number) => LEFT + ((i + 0.5) * (W - LEFT - RIGHT)) / slots.length;
-  const labelled = [0, Math.floor((slots.length - 1) / 2), slots.length - 1];
+  const last = slots.length - 1;
+  const labelled = [0, Math.floor(last / 2), last];
+  // The outer labels align with the plot's edges, so none is cut off.
+  const anchor = (i: number) => (i === 0 ? 'start' : i === last ? 'end' : 'middle');
+  const labelX = (i: number) => (i === 0 ? LEFT : i === last ? W - RIGHT : x(i));
   return html`<g class="axis" aria-hidden="true">
     <line x1="${LEFT}" y1="${BOTTOM}" x2="${W - RIGHT}" y2="${BOTTOM}" />
     <line x1="${LEFT}" y1="${TOP}" x2="${W - RIGHT}" y2="${TOP}" class="grid" />
@@ -82,7 +86,7 @@ function axes(slots: readonly Interval[], yMax: number, unit: string): Html {
       const slot = slots[i];
       return slot === undefined
         ? null
-        : html`<text x="${num(x(i))}" y="${BOTTOM + 20}" text-anchor="middle">
+        : html`<text x="${num(labelX(i))}" y="${BOTTOM + 20}" text-anchor="${anchor(i)}">
             ${formatClock(new Date(slot.start))}
           </text>`;
     })}
