@@ -325,6 +325,31 @@ describe('portal pages on the admin app (inject)', () => {
     assert.equal((await services.subscriptions.get(id))?.tools, null, 'all approved tools');
 
     // Destructive actions are confirmed first: the first post only asks.
+    const before = (await get(admin, '/portal/admin/subscriptions')).body;
+    const rotateAsked = await post(
+      admin,
+      `/portal/admin/subscriptions/${id}/keys/primary/rotate`,
+      {},
+      '/portal/admin/subscriptions',
+    );
+    assert.equal(rotateAsked.statusCode, 200);
+    assert.match(rotateAsked.body, /Rotate the primary key of .*\?/);
+    assert.doesNotMatch(rotateAsked.body, /tgk_[A-Za-z0-9]{8}/, 'no new key yet');
+    const masked = (body: string) => body.match(/tgk_…[A-Za-z0-9]{4}/g)?.join(' ');
+    assert.equal(masked((await get(admin, '/portal/admin/subscriptions')).body), masked(before));
+    const rotated = await post(
+      admin,
+      `/portal/admin/subscriptions/${id}/keys/primary/rotate`,
+      { confirm: 'yes' },
+      '/portal/admin/subscriptions',
+    );
+    assert.equal(rotated.statusCode, 200, rotated.body);
+    assert.match(rotated.body, /<code class="secret"[^>]*>tgk_[A-Za-z0-9]+<\/code>/);
+    assert.notEqual(
+      masked((await get(admin, '/portal/admin/subscriptions')).body),
+      masked(before),
+      'the confirmed rotation replaced the key',
+    );
     const asked = await post(
       admin,
       `/portal/admin/subscriptions/${id}/revoke`,
