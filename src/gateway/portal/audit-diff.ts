@@ -41,5 +41,9 @@ export function auditDiff(before: unknown, after: unknown): DiffLine[] {
     else if (now === undefined) lines.push({ kind: 'removed', path, before: was });
     else lines.push({ kind: 'changed', path, before: was, after: now });
   }
-  return lines;
+  // An empty object that gained (or lost) fields is said by those fields' lines alone.
+  const parent = (l: DiffLine) =>
+    (l.kind === 'added' ? l.after : l.kind === 'removed' ? l.before : '') === '{}' &&
+    paths.some((p) => p.startsWith(`${l.path}.`));
+  return lines.filter((l) => !parent(l));
 }

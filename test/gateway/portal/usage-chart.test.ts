@@ -164,6 +164,11 @@ test('audit difference: one line per changed path, added and removed paths named
     ],
   );
   assert.deepEqual(auditDiff(null, { a: 1 }), [{ kind: 'added', path: 'a', after: '1' }]);
+  assert.deepEqual(
+    auditDiff({ overrides: {} }, { overrides: { title: 'T' } }),
+    [{ kind: 'added', path: 'overrides.title', after: '"T"' }],
+    'an empty object that gains a field is not also "removed"',
+  );
   assert.deepEqual(auditDiff({ a: 1 }, undefined), [{ kind: 'removed', path: 'a', before: '1' }]);
   assert.deepEqual(auditDiff('x', 'y'), [
     { kind: 'changed', path: '', before: '"x"', after: '"y"' },
