@@ -3,8 +3,9 @@
 // applications in every state, real MCP calls recorded as usage, audited changes), Debian chromium
 // (/usr/bin/chromium) through playwright-core, every portal page at 1,280 px (full page) and the main ones
 // at 390 px too. Build first: `npx tsc -p tsconfig.json && node scripts/portal-screenshots.mjs`.
-// The two identity-provider screenshots need a second identity provider and come from the browser suite
-// (TOOLGATE_PORTAL_SCREENSHOTS=1 node scripts/run-tests.mjs test/e2e/portal-browser).
+// The identity-provider pair (a second identity provider) and the catalogue's tool and Try-it pages (a
+// developer's own key) come from the browser suite: run it first with TOOLGATE_PORTAL_SCREENSHOTS=1
+// (node scripts/run-tests.mjs test/e2e/portal-browser), then this script, which replaces the rest.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -52,7 +53,7 @@ try {
   await page.goto(`${seeded.portalUrl}sign-in`);
   await shot('sign-in');
   await signInAdmin(page, seeded);
-  for (const tour of TOUR_PAGES) {
+  for (const tour of TOUR_PAGES.filter((t) => t.photo !== false)) {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(pathOf(tour, seeded));
     if (tour.name === 'usage')

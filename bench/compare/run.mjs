@@ -75,6 +75,13 @@ const targets = [
     bearer: true,
   },
 ];
+const GOVERNED = 'toolgate full + governance rules that match no call (issue 25)';
+targets.push({
+  name: GOVERNED,
+  role: ['toolgate-governed', backend.url, join(scratch, 'governed.key'), jwk],
+  key: 'governed.key',
+  bearer: true,
+});
 const redisUrl = process.env.REDIS_URL;
 const FULL_REDIS = 'toolgate full, Redis rate-limit store';
 if (redisUrl)
@@ -150,6 +157,11 @@ console.log(
 );
 console.log(
   `full toolgate throughput / SDK server: ${(full.rps / sdk.rps).toFixed(1)}× (target ≥ 10×)`,
+);
+const governed = row(GOVERNED);
+const direct = row(targets[0].name);
+console.log(
+  `server CPU per call / direct backend: full ${(full.cpu / direct.cpu).toFixed(2)}×, with rules matching nothing ${(governed.cpu / direct.cpu).toFixed(2)}×; governed / full: CPU ${(governed.cpu / full.cpu).toFixed(3)}, throughput ${(governed.rps / full.rps).toFixed(3)} (issue 25: no measurable cost)`,
 );
 if (redisUrl) {
   const redis = row(FULL_REDIS);

@@ -5,6 +5,7 @@
 //   node servers.mjs sdk <backendOrigin>
 //   node servers.mjs toolgate-lean <backendOrigin> <key-file>
 //   node servers.mjs toolgate-full <backendOrigin> <key-file> <public-jwk-json> [<redis-url>]
+//   node servers.mjs toolgate-governed <backendOrigin> <key-file> <public-jwk-json>  (full + rules matching none)
 // Every MCP server calls the same backend operation, POST /api/v1/payments with the call's body.
 import { createServer } from 'node:http';
 import { writeFileSync } from 'node:fs';
@@ -142,6 +143,22 @@ async function sdk() {
  * headers with the shared secret + one info access line per request (through the service's redacting
  * logger, written to /dev/null).
  */
+const governed = role === 'toolgate-governed';
+const NO_MATCH_POLICIES = [
+  {
+    id: 'confirm-over-a-million',
+    when: 'has(money.base) && money.base > 1000000.0',
+    effect: 'confirm',
+    message: 'Payments above 1,000,000 EUR need your confirmation.',
+  },
+  {
+    id: 'no-deletes',
+    when: 'has(tool.annotations.destructiveHint) && tool.annotations.destructiveHint',
+    effect: 'deny',
+    message: 'Agents may not delete.',
+  },
+];
+
 async function toolgate(full) {
   const { default: pino } = await import('pino');
   const { createLogger } = await import(dist('src/shared/log/logger.js'));
@@ -167,8 +184,19 @@ async function toolgate(full) {
             identity: full
               ? { mode: 'headers', sharedSecret: 'bench-shared-secret-0123456789' }
               : { mode: 'headers' },
+            // Governed actions (issue 25): createPayment moves money (its amount is converted for the rules).
+            tools: governed
+              ? {
+                  createPayment: {
+                    money: { amount: '/body/amount/value', currency: '/body/amount/currency' },
+                  },
+                }
+              : {},
           },
         ],
+        // toolgate-governed: toolgate full with rules in force that match none of the bench's calls (the
+        // governed step runs: the call is built, its amount converted, the rules evaluated).
+        policies: governed ? NO_MATCH_POLICIES : [],
         rateLimit: {
           user: quota,
           anonymous: quota,
@@ -225,8 +253,8 @@ let url;
 if (role === 'backend') url = await listen(backend());
 else if (role === 'passthrough') url = await listen(passthrough());
 else if (role === 'sdk') url = await listen(await sdk());
-else if (role === 'toolgate-lean' || role === 'toolgate-full')
-  url = await (await toolgate(role === 'toolgate-full')).listen({ port: 0, host: '127.0.0.1' });
+else if (role === 'toolgate-lean' || role === 'toolgate-full' || role === 'toolgate-governed')
+  url = await (await toolgate(role !== 'toolgate-lean')).listen({ port: 0, host: '127.0.0.1' });
 else throw new Error(`unknown role ${role}`);
 process.send({ url });
 process.on('message', (message) => {

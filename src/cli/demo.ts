@@ -3,6 +3,7 @@
 // (mode 0600), wire both services with them, provision a demo subscription and mint a sample user token,
 // so a newcomer can paste one `mcpServers` block into an MCP client and go.
 import { randomBytes } from 'node:crypto';
+import { createLocalJWKSet, jwtVerify } from 'jose';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, normalize } from 'node:path';
 import { reconfigure } from '../config/load.js';
@@ -22,8 +23,25 @@ import { AuditLog } from '../gateway/admin/audit-log.js';
 import { KeyProvisioning } from '../gateway/admin/provisioning.js';
 import { SYSTEM_ACTOR } from '../gateway/admin/actor.js';
 import { addDemoPolicies } from './demo-policies.js';
+import { packageRoot } from '../shared/package-root.js';
 
 const SECRETS_FILE = 'demo-secrets.json';
+
+/** The name the demo's sample rates carry in quotes (`customFields.feeQuote.exchange.source`). */
+export const SAMPLE_RATES_SOURCE = 'sample rates (demo data, not market rates)';
+/**
+ * Round sample mid rates of the main pairs against the euro (the reverse directions are derived). No
+ * `asOf`: they are standing sample values, not a fixing, so they never go stale in a long-running demo.
+ */
+const SAMPLE_RATES: Record<string, { mid: number; marginBasisPoints: number }> = {
+  'EUR/USD': { mid: 1.16, marginBasisPoints: 25 },
+  'EUR/GBP': { mid: 0.88, marginBasisPoints: 25 },
+  'EUR/CHF': { mid: 0.93, marginBasisPoints: 25 },
+  'EUR/JPY': { mid: 180, marginBasisPoints: 40 },
+  'EUR/CAD': { mid: 1.62, marginBasisPoints: 40 },
+  'EUR/SEK': { mid: 11, marginBasisPoints: 40 },
+  'EUR/PLN': { mid: 4.25, marginBasisPoints: 40 },
+};
 const DEMO_APPLICATION = 'demo-agent';
 const DEMO_USER = 'alice';
 
@@ -33,13 +51,25 @@ interface DemoSecrets {
   subscriptionKey?: string;
   /** The bootstrap admin token's plaintext (the gateway database keeps only its hash). */
   adminToken?: string;
+  /** The sample user token the pasted block carries, reused across starts (see demoAccess). */
+  sampleToken?: string;
 }
+
+/**
+ * How long the demo's sample user token lives, and how much of that must remain for `start` to print the
+ * kept one again rather than a new one (decision: what a newcomer pastes). 30 days: the pasted block works
+ * across days and restarts; in its last week a start prints a fresh one while the old still works.
+ */
+export const DEMO_TOKEN_TTL_SECONDS = 30 * 86_400;
+const DEMO_TOKEN_RENEW_BEFORE_SECONDS = 7 * 86_400;
 
 export interface DemoAccess {
   readonly mcpUrl: string;
   readonly subscriptionKey: string;
   readonly sampleUser: string;
   readonly sampleToken: string | null;
+  /** When the sample token expires (ISO 8601), null without one. */
+  readonly sampleTokenExpiresAt: string | null;
 }
 
 /** Whether `start` wires the demo, and in one line why not when it does not. */
@@ -49,9 +79,20 @@ export type DemoPlan =
 
 const SHIPPED_DOCUMENTS = new Set([paymentOrderDocumentFile, accountsDocumentFile]);
 
+/**
+ * The shipped document a backend's OpenAPI file is, by its package-relative name: as written, or as the
+ * absolute path a configuration file in the package's folder resolves it to (config/load.ts).
+ */
+function shippedDocument(backend: FrozenConfig['gateway']['backends'][number]): string | undefined {
+  if (!('file' in backend.openapi)) return undefined;
+  const file = normalize(backend.openapi.file);
+  if (SHIPPED_DOCUMENTS.has(file)) return file;
+  return [...SHIPPED_DOCUMENTS].find((name) => file === join(packageRoot(), name));
+}
+
 /** The configured backends that are the shipped payment service (recognised by their OpenAPI file). */
 function isShippedPaymentBackend(backend: FrozenConfig['gateway']['backends'][number]): boolean {
-  return 'file' in backend.openapi && SHIPPED_DOCUMENTS.has(normalize(backend.openapi.file));
+  return shippedDocument(backend) !== undefined;
 }
 
 /**
@@ -101,10 +142,25 @@ export async function withDemoWiring(config: FrozenConfig): Promise<FrozenConfig
   return reconfigure(config, (draft) => {
     draft.payments.identity.sharedSecret = secrets.identitySecret;
     draft.payments.bankLookup.apiKeys = [secrets.bankLookupKey];
+    // Consent round trips (requestState) are signed with a key every replica shares; the demo's comes
+    // from its identity secret (HKDF with its own label, so the two keys are independent).
+    if (
+      draft.gateway.mcp.requestStateSecret === undefined &&
+      draft.gateway.auth.subscriptionKeys.pepper === undefined
+    )
+      draft.gateway.mcp.requestStateSecret = secrets.identitySecret;
+    // Without rates of its own, the demo quotes and checks funds across currencies with sample rates,
+    // named as such in every quote (decision: the demo ships sample exchange rates).
+    const rates = draft.payments.fees.rates;
+    if (Object.keys(rates.pairs).length === 0 && rates.file === undefined) {
+      rates.source = SAMPLE_RATES_SOURCE;
+      rates.pairs = structuredClone(SAMPLE_RATES);
+    }
     addDemoPolicies(draft);
     draft.gateway.backends = draft.gateway.backends.map((backend) => {
-      if (!isShippedPaymentBackend(backend) || !('file' in backend.openapi)) return backend;
-      const wired = shipped.get(normalize(backend.openapi.file));
+      const name = shippedDocument(backend);
+      if (name === undefined) return backend;
+      const wired = shipped.get(name);
       if (wired === undefined) return backend;
       const identity =
         backend.identity.mode === 'headers' && backend.identity.sharedSecret === undefined
@@ -137,7 +193,10 @@ function pointsAtPayments(baseUrl: string, config: FrozenConfig): boolean {
 }
 
 /** The demo subscription (created once, its key kept in the secrets file) and a sample user token. */
-export async function demoAccess(config: FrozenConfig): Promise<DemoAccess> {
+export async function demoAccess(
+  config: FrozenConfig,
+  now: () => number = Date.now,
+): Promise<DemoAccess> {
   const secrets = await readSecrets(config.dataDir);
   // The services have opened their stores by now, so the data folder exists.
   const { db } = await openGatewayStore(config, { mayCreate: true });
@@ -160,17 +219,81 @@ export async function demoAccess(config: FrozenConfig): Promise<DemoAccess> {
     await db.close();
   }
   const settings = resolveIdentitySettings(config);
-  let sampleToken: string | null = null;
-  if (settings.devIdp.enabled && settings.jwt !== null) {
-    const idp = await createDevIdp({ dataDir: config.dataDir });
-    sampleToken = await idp.mintToken({
-      sub: DEMO_USER,
-      claims: { email: `${DEMO_USER}@example.com` },
-      audience: settings.jwt.audience,
-      issuer: settings.devIdp.issuer,
-    });
+  if (!settings.devIdp.enabled || settings.jwt === null)
+    return {
+      mcpUrl: settings.mcpUrl,
+      subscriptionKey: key,
+      sampleUser: DEMO_USER,
+      sampleToken: null,
+      sampleTokenExpiresAt: null,
+    };
+  const { token, expiresAt } = await demoUserToken(
+    config,
+    settings.jwt,
+    settings.devIdp.issuer,
+    now,
+  );
+  return {
+    mcpUrl: settings.mcpUrl,
+    subscriptionKey: key,
+    sampleUser: DEMO_USER,
+    sampleToken: token,
+    sampleTokenExpiresAt: new Date(expiresAt * 1000).toISOString(),
+  };
+}
+
+/**
+ * The sample user token the printed block carries: the one kept in the demo secrets while it still
+ * verifies against the development key, issuer and audience and has a week left; otherwise a new one
+ * (30 days, or the configured `maxTokenLifetimeSeconds` when that is shorter), kept for the next start.
+ * So the block a newcomer pasted keeps working across restarts and days, and is revoked with the data
+ * folder (its signing key lives there).
+ */
+async function demoUserToken(
+  config: FrozenConfig,
+  jwt: NonNullable<ReturnType<typeof resolveIdentitySettings>['jwt']>,
+  issuer: string,
+  now: () => number,
+): Promise<{ token: string; expiresAt: number }> {
+  const idp = await createDevIdp({ dataDir: config.dataDir, clock: now });
+  const secrets = await readSecrets(config.dataDir);
+  if (secrets.sampleToken !== undefined) {
+    try {
+      const { payload } = await jwtVerify(secrets.sampleToken, createLocalJWKSet(idp.jwks()), {
+        issuer,
+        audience: jwt.audience,
+        subject: DEMO_USER,
+        currentDate: new Date(now()),
+      });
+      const left = (payload.exp ?? 0) - Math.floor(now() / 1000);
+      const bound = jwt.maxTokenLifetimeSeconds;
+      const lifetime = (payload.exp ?? 0) - (payload.iat ?? 0);
+      if (
+        left > DEMO_TOKEN_RENEW_BEFORE_SECONDS &&
+        (bound === undefined || bound === 0 || lifetime <= bound)
+      )
+        return { token: secrets.sampleToken, expiresAt: payload.exp ?? 0 };
+    } catch {
+      // Another key, issuer or audience (the data folder or the address changed), or expired: a new one.
+    }
   }
-  return { mcpUrl: settings.mcpUrl, subscriptionKey: key, sampleUser: DEMO_USER, sampleToken };
+  const bound = jwt.maxTokenLifetimeSeconds;
+  const ttl =
+    bound === undefined || bound === 0
+      ? DEMO_TOKEN_TTL_SECONDS
+      : Math.min(bound, DEMO_TOKEN_TTL_SECONDS);
+  const token = await idp.mintToken({
+    sub: DEMO_USER,
+    ttlSeconds: ttl,
+    claims: { email: `${DEMO_USER}@example.com` },
+    audience: jwt.audience,
+    issuer,
+  });
+  await writeSecrets(config.dataDir, {
+    ...(await readSecrets(config.dataDir)),
+    sampleToken: token,
+  });
+  return { token, expiresAt: Math.floor(now() / 1000) + ttl };
 }
 
 /** How the admin plane's first sign-in works in this configuration, for the startup summary. */

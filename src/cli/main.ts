@@ -13,6 +13,8 @@ import { clientConfigCommand } from './commands/client-config.js';
 import { adminTokenCommand } from './commands/admin-token.js';
 import { withSubcommands } from './commands/subcommands.js';
 import { paymentsStatusReportCommand } from './commands/payments-status-report.js';
+import { packageVersion } from './version.js';
+import { paymentsEngineCommand } from './commands/payments-engine.js';
 
 const COMMANDS: readonly Command[] = [
   serveCommand({
@@ -30,10 +32,11 @@ const COMMANDS: readonly Command[] = [
   withSubcommands(
     serveCommand({
       name: 'payments',
-      summary: 'Start the Payment Order Service only (or: payments status-report <id>).',
+      summary:
+        'Start the Payment Order Service only (or: payments engine run --until …, payments status-report <id>).',
       parts: ['payments'],
     }),
-    [paymentsStatusReportCommand],
+    [paymentsEngineCommand, paymentsStatusReportCommand],
   ),
   serveCommand({
     name: 'admin',
@@ -55,7 +58,7 @@ function usage(): string {
 Commands:
 ${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
 
-Run "toolgate <command> --help" for the options of a command.
+Run "toolgate <command> --help" for the options of a command; "toolgate --version" prints the version.
 `;
 }
 
@@ -71,9 +74,18 @@ export async function main(
     signals: context.signals ?? process,
   };
   const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+  if (name === '--version' || name === '-V' || name === 'version') {
+    ctx.stdout.write(`toolgate ${packageVersion()} (Node.js ${process.versions.node})\n`);
+    return 0;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
     ctx.stdout.write(usage());
-    return name === undefined ? 1 : 0;
+    return 0;
+  }
+  // No command is a usage error: the usage goes to stderr and the exit code is 2, as for `keys` alone.
+  if (name === undefined) {
+    ctx.stderr.write(usage());
+    return 2;
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {

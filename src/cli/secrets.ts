@@ -16,6 +16,8 @@ export function configuredSecrets(config: FrozenConfig): string[] {
   if (config.admin.bootstrapToken !== undefined) secrets.push(config.admin.bootstrapToken);
   const pepper = config.gateway.auth.subscriptionKeys.pepper;
   if (pepper !== undefined) secrets.push(pepper);
+  const requestStateSecret = config.gateway.mcp.requestStateSecret;
+  if (requestStateSecret !== undefined) secrets.push(requestStateSecret);
   const webhook = config.gateway.governance.approvals.webhook;
   if (webhook !== undefined) secrets.push(webhook.secret);
   for (const url of [

@@ -51,7 +51,7 @@ export const AdminConfigSchema = Type.Object(
         additionalProperties: false,
         default: {},
         description:
-          "the MCP endpoint of each environment's gateway, shown with collected keys; default: this deployment's gateway",
+          "the MCP endpoint of each environment's gateway, shown with collected keys and called by the portal's Try it; default: this deployment's gateway for the environment it serves (`environment`), none for the others",
       },
     ),
     bootstrapToken: Type.Optional(

@@ -12,6 +12,29 @@ const Timeouts = Type.Object(
   { additionalProperties: false, default: {} },
 );
 
+/** An RFC 6901 JSON pointer ("" is the whole document; every other starts with "/"). */
+const JsonPointer = Type.String({ pattern: '^(/([^~]|~[01])*)*$', maxLength: 512 });
+
+/**
+ * Where a tool that moves money states its amount and currency (JSON pointers into the call's arguments),
+ * and where the backend's answer names what it created (governance: policies see the amount, budgets count
+ * it, evidence records the reference).
+ */
+export const MoneyLocationSchema = Type.Object(
+  {
+    amount: JsonPointer,
+    currency: JsonPointer,
+    reference: Type.Optional(JsonPointer),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'the tool moves money: JSON pointers to the amount (a number or decimal string) and ISO 4217 currency in its arguments, and optionally to the reference in a success response',
+  },
+);
+
+export type MoneyLocation = Static<typeof MoneyLocationSchema>;
+
 /** How an operator reshapes one operation's tool without editing the OpenAPI document. */
 export const ToolOverrideSchema = Type.Object(
   {
@@ -38,6 +61,7 @@ export const ToolOverrideSchema = Type.Object(
           'arguments removed from the tool and always sent with this value (checked against the argument schema at load)',
       }),
     ),
+    money: Type.Optional(MoneyLocationSchema),
     scopes: Type.Optional(
       Type.Array(Type.String({ pattern: '^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$' }), {
         uniqueItems: true,
@@ -97,6 +121,13 @@ export const BackendSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** Where a payment record (createPayment's and updatePayment's body) states its amount. */
+const PAYMENT_MONEY: MoneyLocation = {
+  amount: '/body/paymentInstruction/amount/instructedAmount',
+  currency: '/body/paymentInstruction/amount/instructedCurrency',
+  reference: '/paymentInstructionReference/identification',
+};
+
 /** The shipped payment service's OpenAPI documents, as `gateway.backends[].openapi.file` names them. */
 export const paymentOrderDocumentFile = 'src/payments/openapi/payment-order.yaml';
 export const accountsDocumentFile = 'src/payments/openapi/accounts.yaml';
@@ -127,6 +158,8 @@ export function paymentServiceBackends(
       openapi: { file: paymentOrderDocumentFile },
       injectHeaders,
       ...common,
+      // The tools that move money, for governance (policies, budgets, evidence).
+      tools: { createPayment: { money: PAYMENT_MONEY }, updatePayment: { money: PAYMENT_MONEY } },
     },
     {
       name: 'accounts',
@@ -172,6 +205,13 @@ export const McpSchema = Type.Object(
       description:
         'a catalogue reload that would remove more than this share of the tools is refused unless forced (tools reload --force); one that leaves a backend without tools always is',
     }),
+    requestStateSecret: Type.Optional(
+      Type.String({
+        minLength: 32,
+        description:
+          'key (HKDF input) signing the requestState of 2026-07-28 consent round trips; the same on every replica. Absent: derived from gateway.auth.subscriptionKeys.pepper, else random per process (one replica only)',
+      }),
+    ),
     serverName: Type.String({ minLength: 1, default: 'toolgate' }),
     instructions: Type.Optional(Type.String()),
   },

@@ -2,8 +2,8 @@
 // overrides → schema validation with defaults → the checks a schema cannot express → what follows from it,
 // resolved once (`resolved`) → deep freeze. The only module that reads the environment (it receives it as
 // an argument; the CLI entry passes process.env).
-import { readFileSync } from 'node:fs';
-import { dirname, extname, isAbsolute, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, extname, isAbsolute, normalize, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { ConfigSchema, type Config, type FrozenConfig } from './schema.js';
@@ -14,11 +14,14 @@ import { checkDevIdentityProviderConfig } from './gateway-auth.js';
 import { checkGovernanceConfig } from './gateway-governance.js';
 import { checkWebhooksConfig } from './payments-webhooks.js';
 import { resolveSettings } from './gateway-identity.js';
+import { accountsDocumentFile, paymentOrderDocumentFile } from './gateway-mcp.js';
 import { applyEnvironment, substituteEnvReferences, type Environment } from './environment.js';
 import { ConfigError } from './errors.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 
 export { ConfigError } from './errors.js';
+
+const SHIPPED_DOCUMENTS = new Set([paymentOrderDocumentFile, accountsDocumentFile]);
 export type { Environment } from './environment.js';
 
 export interface LoadConfigOptions {
@@ -33,6 +36,7 @@ export function loadConfig(options: LoadConfigOptions): FrozenConfig {
   const path = options.configPath ?? nonEmpty(options.env.TOOLGATE_CONFIG);
   const fromFile = path === undefined ? {} : readConfigFile(path);
   const substituted = substituteEnvReferences(fromFile, options.env) as Record<string, unknown>;
+  if (path !== undefined) resolveFilePaths(substituted, dirname(resolve(path)));
   const merged = deepMerge(substituted, options.overrides ?? {});
   const withEnv = applyEnvironment(merged, options.env);
   const config = validateAgainstSchema(ConfigSchema, withEnv);
@@ -70,6 +74,32 @@ export function reconfigure(config: FrozenConfig, change: (draft: Config) => voi
       'reconfigure: environment and gateway.auth are resolved at load and stay as they are',
     );
   return deepFreeze({ ...draft, resolved });
+}
+
+/**
+ * Every relative file path the configuration file names is resolved from the file's folder, like its
+ * `dataDir` (decision: paths in the configuration file are relative to its folder): the backends'
+ * `openapi.file` and `payments.fees.rates.file`. A path given by a caller (overrides) stays as given.
+ * The names of the shipped payment documents (`src/payments/openapi/…`) keep naming the package's own
+ * documents unless the file's folder holds a file of that name.
+ */
+function resolveFilePaths(file: Record<string, unknown>, folder: string): void {
+  const fromFolder = (value: unknown): unknown => {
+    if (typeof value !== 'string' || value === '' || isAbsolute(value)) return value;
+    const candidate = resolve(folder, value);
+    if (SHIPPED_DOCUMENTS.has(normalize(value)) && !existsSync(candidate)) return value;
+    return candidate;
+  };
+  const gateway = file.gateway;
+  if (isPlainObject(gateway) && Array.isArray(gateway.backends))
+    for (const backend of gateway.backends)
+      if (isPlainObject(backend) && isPlainObject(backend.openapi) && 'file' in backend.openapi)
+        backend.openapi.file = fromFolder(backend.openapi.file);
+  const payments = file.payments;
+  if (isPlainObject(payments) && isPlainObject(payments.fees)) {
+    const rates = payments.fees.rates;
+    if (isPlainObject(rates) && 'file' in rates) rates.file = fromFolder(rates.file);
+  }
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

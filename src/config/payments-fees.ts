@@ -244,6 +244,7 @@ export interface RailDefaults {
   readonly weekendDays: number[];
   readonly cutOff: string;
   readonly settlementDays: number;
+  readonly instant?: boolean;
 }
 
 /** A rail's clock; every key has the rail's own default, so a partial override keeps the rest. */
@@ -264,6 +265,19 @@ function railSchema(d: RailDefaults) {
       weekendDays: Type.Array(WeekendDays.items, { maxItems: 7, default: d.weekendDays }),
       cutOff: Type.String({ pattern: ClockTime.pattern, default: d.cutOff }),
       settlementDays: Type.Integer({ minimum: 0, maximum: 10, default: d.settlementDays }),
+      businessDayConvention: Type.Union(
+        [Type.Literal('FOLLOWING'), Type.Literal('MODIFIED_FOLLOWING'), Type.Literal('PRECEDING')],
+        {
+          default: 'FOLLOWING',
+          description:
+            'how a requested execution date on a weekend or closing day of the rail is rolled',
+        },
+      ),
+      instant: Type.Boolean({
+        default: d.instant ?? false,
+        description:
+          'an instant rail (SCT Inst, FedNow, Faster Payments): executes and settles within seconds at any time',
+      }),
     },
     { additionalProperties: false, default: {} },
   );
@@ -309,6 +323,7 @@ export const DEFAULT_RAILS: Record<RailName, RailDefaults> = {
     weekendDays: [],
     cutOff: '23:59',
     settlementDays: 0,
+    instant: true,
   },
   TARGET2: {
     channel: 'RTGS',
@@ -336,6 +351,7 @@ export const DEFAULT_RAILS: Record<RailName, RailDefaults> = {
     weekendDays: [],
     cutOff: '23:59',
     settlementDays: 0,
+    instant: true,
   },
   CHAPS: {
     channel: 'RTGS',
@@ -363,6 +379,7 @@ export const DEFAULT_RAILS: Record<RailName, RailDefaults> = {
     weekendDays: [],
     cutOff: '23:59',
     settlementDays: 0,
+    instant: true,
   },
 };
 
@@ -452,6 +469,13 @@ export const RatesSchema = Type.Object(
         description: 'JSON or YAML rate file, re-read when its modification time changes',
       }),
     ),
+    maxAgeSeconds: Type.Integer({
+      minimum: 60,
+      maximum: 90 * 86400,
+      default: 4 * 86400,
+      description:
+        'a rate whose asOf is older than this is not used (422 EXCHANGE_RATE_STALE); 4 days covers a weekend and a holiday',
+    }),
   },
   { additionalProperties: false, default: {} },
 );

@@ -1,10 +1,11 @@
 // Configuration of the payment service's own behaviour: how it trusts the gateway's identity, how long
-// idempotency keys live, who may call the operator endpoint (docs/configuration.md).
+// idempotency keys live, how long a repeated order counts as a possible duplicate, who may call the
+// operator endpoint (docs/configuration.md).
 import { Type } from '@sinclair/typebox';
 
 const Secret = Type.String({ minLength: 16, maxLength: 512 });
 
-/** Spread into PaymentsSchema: payments.identity, payments.idempotency, payments.operator. */
+/** Spread into PaymentsSchema: payments.identity, payments.idempotency, payments.operator, payments.engine. */
 export const PaymentsServiceProperties = {
   identity: Type.Object(
     {
@@ -50,12 +51,46 @@ export const PaymentsServiceProperties = {
     },
     { additionalProperties: false, default: {} },
   ),
+  duplicates: Type.Object(
+    {
+      windowSeconds: Type.Integer({
+        minimum: 0,
+        maximum: 7 * 86400,
+        default: 600,
+        description:
+          'the same order (payer, payee, amount, date, reference) again within this window and without an idempotency key is refused with 409 POSSIBLE_DUPLICATE unless confirmed; 0 turns the check off',
+      }),
+    },
+    { additionalProperties: false, default: {} },
+  ),
   operator: Type.Object(
     {
       tokens: Type.Array(Secret, {
         default: [],
         maxItems: 16,
         description: 'bearer tokens accepted by POST /internal/payments/{id}/status',
+      }),
+    },
+    { additionalProperties: false, default: {} },
+  ),
+  engine: Type.Object(
+    {
+      enabled: Type.Boolean({
+        default: true,
+        description:
+          'run the execution engine inside the payment service (payments move on their execution date)',
+      }),
+      pollIntervalMs: Type.Integer({
+        minimum: 50,
+        maximum: 3_600_000,
+        default: 5000,
+        description: 'how often the engine looks for due transitions',
+      }),
+      batchSize: Type.Integer({
+        minimum: 1,
+        maximum: 10_000,
+        default: 200,
+        description: 'transitions one replica claims per round (each in its own transaction)',
       }),
     },
     { additionalProperties: false, default: {} },

@@ -48,6 +48,14 @@ import { BackendClient } from './upstream/backend-client.js';
 import type { IdentityForwarder } from './upstream/identity.js';
 import { UsageRecorder } from './usage/recorder.js';
 import { UsageStore } from './usage/store.js';
+import { Governance, type GovernanceServices } from './governance/pipeline.js';
+import { moneyKey } from './governance/call.js';
+import { convertMoney } from './governance/money.js';
+import { createConsentService } from './governance/consent/service.js';
+import { openBudgetLedger } from './governance/budgets/open.js';
+import { RequestStateSigner } from './governance/request-state.js';
+import { AuditEvidence } from './storage/governance-evidence.js';
+import type { MoneyLocation } from '../config/gateway-mcp.js';
 
 export const GATEWAY_JWKS_PATH = '/.well-known/jwks.json';
 
@@ -72,6 +80,11 @@ export interface CreateGatewayOptions {
   readonly catalogue?: Catalogue | undefined;
   /** Replaces the configured gatekeeper (tests of the transport and dispatch without keys). */
   readonly gatekeeper?: Gatekeeper | undefined;
+  /**
+   * Governed actions built by the caller (tests with doubles of the policy, consent and budgets);
+   * otherwise built from configuration.
+   */
+  readonly governance?: ((stores: GatewayStores) => GovernanceServices) | undefined;
 }
 
 export async function createGateway(options: CreateGatewayOptions): Promise<FastifyInstance> {
@@ -192,6 +205,13 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
         const url = new URL(b.baseUrl);
         return [b.baseUrl.replace(/\/+$/, ''), url.origin, url.host];
       }),
+      governance: governanceOf(
+        config,
+        stores,
+        options.governance?.(stores) ??
+          (await configuredGovernance(config, logger, stores, governor, closers)),
+        logger,
+      ),
     });
 
     await app.register(async (scope) => {
@@ -213,7 +233,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       await app.register(metrics.routes);
     }
     if (settings.devIdp.enabled)
-      await registerDevIdentityProvider(app, config, settings, toolScopes(catalogue));
+      await registerDevIdentityProvider(app, config, settings, toolScopes(catalogue), stores.db);
     await registerMcpEndpoint(app, {
       path: gateway.mcp.path,
       dispatcher: new Dispatcher(listing, calls, {
@@ -236,6 +256,60 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     await closeAll();
     throw error;
   }
+}
+
+/**
+ * The policy, consent and budget services as configured: the live rules (opened above), the approvals
+ * store, the budget ledger on the quotas' store, money converted at gateway.governance's rates.
+ */
+async function configuredGovernance(
+  config: FrozenConfig,
+  logger: Logger,
+  stores: GatewayStores,
+  governor: LiveGovernor,
+  closers: (() => unknown)[],
+): Promise<GovernanceServices> {
+  const ledger = await openBudgetLedger(config, { logger });
+  closers.push(() => ledger.close());
+  const settings = config.gateway.governance;
+  return {
+    governor,
+    consent: createConsentService({ db: stores.db, config, logger }),
+    ledger,
+    convert: (amount, currency) => convertMoney(amount, currency, settings),
+  };
+}
+
+/**
+ * Governed actions (issue 25) over the policy, consent and budget services: the money-moving tools from
+ * gateway.backends[].tools.<operationId>.money, the requestState key, the evidence in the audit chain.
+ */
+function governanceOf(
+  config: FrozenConfig,
+  stores: GatewayStores,
+  services: GovernanceServices,
+  logger: Logger,
+): Governance {
+  const money = new Map<string, MoneyLocation>();
+  for (const backend of config.gateway.backends)
+    for (const [operationId, override] of Object.entries(backend.tools))
+      if (override.money !== undefined)
+        money.set(
+          moneyKey({ backend: backend.name, operationId, name: operationId }),
+          override.money,
+        );
+  const secret = config.gateway.mcp.requestStateSecret;
+  const pepper = config.gateway.auth.subscriptionKeys.pepper;
+  if (!RequestStateSigner.shared(secret, pepper))
+    logger.warn(
+      'neither gateway.mcp.requestStateSecret nor a subscription key pepper is set: consent round trips (requestState) verify on this replica only',
+    );
+  return new Governance({
+    ...services,
+    evidence: services.evidence ?? new AuditEvidence(stores.db),
+    signer: RequestStateSigner.fromSecrets(secret, pepper),
+    money,
+  });
 }
 
 /** Subscription keys, user tokens (when an identity provider is configured) and quotas. */

@@ -11,6 +11,7 @@ import { subscriptionMigrations } from './auth/subscriptions/migrations.js';
 import { adminMigrations } from './admin/migrations.js';
 import { policyMigrations } from './governance/policy/migrations.js';
 import { consentMigrations } from './governance/consent/migrations.js';
+import { devIdpMigrations } from './auth/dev-idp/migrations.js';
 
 /** Applies the gateway's migrations (idempotent; concurrent runs serialise). */
 export async function migrateGatewayDatabase(db: Database): Promise<void> {
@@ -19,6 +20,7 @@ export async function migrateGatewayDatabase(db: Database): Promise<void> {
   await runMigrations(db, 'admin', adminMigrations);
   await runMigrations(db, 'policies', policyMigrations);
   await runMigrations(db, 'consent', consentMigrations);
+  await runMigrations(db, 'dev-idp', devIdpMigrations);
 }
 
 /** Opens the configured gateway database and migrates it; closes it again if that fails. */

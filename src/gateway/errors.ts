@@ -27,7 +27,8 @@ export type GatewayErrorCode =
   | 'RATE_LIMITED'
   | 'RATE_LIMIT_UNAVAILABLE'
   | 'BUDGET_UNAVAILABLE'
-  | 'CATALOGUE_LOAD_FAILED';
+  | 'CATALOGUE_LOAD_FAILED'
+  | 'URL_ELICITATION_REQUIRED';
 
 interface Mapping {
   readonly rpc: number;
@@ -63,6 +64,8 @@ export const GATEWAY_ERRORS: Readonly<Record<GatewayErrorCode, Mapping>> = {
   RATE_LIMIT_UNAVAILABLE: { rpc: -31053, http: 503 },
   BUDGET_UNAVAILABLE: { rpc: -31055, http: 503 },
   CATALOGUE_LOAD_FAILED: { rpc: -32603, http: 500 },
+  // MCP 2025-11-25: the call needs the user to complete a URL-mode elicitation (governance consent).
+  URL_ELICITATION_REQUIRED: { rpc: -32042, http: 200 },
 };
 
 export class GatewayError extends Error {

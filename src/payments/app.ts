@@ -16,6 +16,7 @@ import { accountRoutes } from './routes/accounts.js';
 import { feeRoutes } from './routes/fees.js';
 import { bankDetailsRoutes } from './routes/bank-details.js';
 import { DirectoryStore } from './directory/store.js';
+import { RateSource } from './usecases/rates.js';
 import { directoryModes } from '../config/payments-directory.js';
 
 export const PAYMENT_ORDER_BASE_PATH = '/payments/payment-order/v1';
@@ -46,12 +47,20 @@ export async function buildPaymentsApp(options: PaymentsAppOptions): Promise<Fas
     staleAfterMs: config.payments.requestTimeoutMs + 5000,
     now: () => now().getTime(),
   });
+  const rates = new RateSource(config.payments.fees.rates, (err, file) =>
+    app.log.warn({ err, file }, 'exchange rate file unreadable; keeping the previous rates'),
+  );
   const ctx: PaymentsContext = {
     db,
     validator: createOperationValidator(paymentOrder),
     identity: createIdentityResolver(config),
     idempotency,
     now,
+    acceptance: {
+      fees: config.payments.fees,
+      rates,
+      duplicateWindowMs: config.payments.duplicates.windowSeconds * 1000,
+    },
     directoryModes: directoryModes(config.payments.directory),
   };
   const accountsCtx: PaymentsContext = { ...ctx, validator: createOperationValidator(accounts) };
@@ -73,6 +82,7 @@ export async function buildPaymentsApp(options: PaymentsAppOptions): Promise<Fas
   await app.register(feeRoutes, {
     ctx,
     fees: config.payments.fees,
+    rates,
     prefix: PAYMENT_ORDER_BASE_PATH,
   });
   await app.register(bankDetailsRoutes, {

@@ -8,6 +8,9 @@ import { paymentMigrations } from './storage/migrations.js';
 import { buildPaymentsApp } from './app.js';
 import { directoryMigrations } from './directory/migrations.js';
 import { loadSampleIfEmpty } from './directory/sample.js';
+import { startEngineRunner, type EngineRunner } from './engine/runner.js';
+import { RateSource } from './usecases/rates.js';
+import type { Database } from '../shared/db/types.js';
 import { DeliveryWorker } from './notifications/delivery-worker.js';
 
 export async function openPaymentsService(config: FrozenConfig, logger: Logger): Promise<Service> {
@@ -18,6 +21,9 @@ export async function openPaymentsService(config: FrozenConfig, logger: Logger):
     await runMigrations(db, 'bank-directory', directoryMigrations);
     if (config.payments.bankLookup.loadSampleOnStart) await loadSampleIfEmpty(db);
     const app = await buildPaymentsApp({ config, logger: log, db });
+    const engine = config.payments.engine.enabled
+      ? startServiceEngine(config, db, log.child({ component: 'engine' }))
+      : undefined;
     // Status notifications: every replica runs a delivery worker (claims are leased), stopped before the
     // database closes.
     const webhooks = new DeliveryWorker({
@@ -32,10 +38,32 @@ export async function openPaymentsService(config: FrozenConfig, logger: Logger):
       app,
       host: config.payments.host,
       port: config.payments.port,
-      resources: [webhooks, db],
+      // The engine stops (its run in progress finishes) and the webhook worker stops before the
+      // database closes.
+      resources: engine ? [{ close: () => engine.stop() }, webhooks, db] : [webhooks, db],
     });
   } catch (error) {
     await db.close();
     throw error;
   }
+}
+
+/** The execution engine of `payments.engine`, polling on the system clock, logging what it did. */
+function startServiceEngine(config: FrozenConfig, db: Database, log: Logger): EngineRunner {
+  const rates = new RateSource(config.payments.fees.rates, (err, file) =>
+    log.warn({ err, file }, 'rate file unreadable; the last good rates stay in use'),
+  );
+  return startEngineRunner({
+    db,
+    fees: config.payments.fees,
+    rates: () => rates.current(),
+    batchSize: config.payments.engine.batchSize,
+    pollIntervalMs: config.payments.engine.pollIntervalMs,
+    now: () => new Date(),
+    onReport: (report) => {
+      for (const step of report.steps) log.info(step, 'payment transition');
+      for (const failure of report.failures) log.error(failure, 'payment transition failed');
+    },
+    onError: (err) => log.error({ err }, 'engine run failed'),
+  });
 }

@@ -6,54 +6,11 @@
 // string`, which is why the printed entry carries the type.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished, spawnCli, waitForSummary } from '../helpers/process.js';
-
-const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
-
-interface Result {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** `mcp-inspector --cli --config <file> --server toolgate <args>`, as the README shows it. */
-function inspector(configFile: string, args: readonly string[], cwd: string): Promise<Result> {
-  return new Promise((resolve) => {
-    const child = spawn(
-      'npx',
-      [
-        '-y',
-        '-p',
-        'node@22',
-        '-p',
-        INSPECTOR,
-        '--',
-        'mcp-inspector',
-        '--cli',
-        '--config',
-        configFile,
-        '--server',
-        'toolgate',
-        ...args,
-      ],
-      // The machine has no OS keychain; the Inspector keeps its (unused) secrets in memory.
-      { cwd, env: { ...process.env, MCP_INSPECTOR_SECRET_STORE: 'memory' } },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+import { inspector } from '../helpers/inspector.js';
 
 test('MCP Inspector CLI (Node 22) with the printed mcpServers block: tools/list and tools/call in the legacy, modern and auto eras', async () => {
   const scratch = mkdtempSync(join(tmpdir(), 'toolgate-inspector-'));

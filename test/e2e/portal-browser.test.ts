@@ -355,6 +355,57 @@ describe('portal in a real browser', { skip }, () => {
     assert.doesNotMatch(all, /rejected-agent/, 'nothing was provisioned for the rejected request');
   });
 
+  // Issue 27, "The portal": catalogue → request (picked from the catalogue) → approve → collect → Try it,
+  // a real tools/call through the running gateway with the collected key, its answer shown.
+  test('catalogue → request picked from it → approve → collect → Try it calls the gateway', async () => {
+    await dev.goto(`${summary.portalUrl}catalogue`);
+    await dev.getByRole('link', { name: 'fetchBankDetails', exact: true }).click();
+    await dev.locator('h1', { hasText: 'fetchBankDetails' }).waitFor();
+    const detail = (await dev.locator('main').textContent()) ?? '';
+    assert.match(detail, /Security class\s*public/);
+    assert.match((await dev.locator('#example-call').textContent()) ?? '', /"tools\/call"/);
+    await shot(dev, 'catalogue-tool');
+    await dev.getByRole('link', { name: 'Request access to this tool' }).click();
+    await dev.waitForURL(/\/portal\/request\?tools=fetchBankDetails$/);
+    assert.equal(await dev.getByLabel('Only these tools').isChecked(), true);
+    assert.equal(await dev.locator('#tool-fetchBankDetails').isChecked(), true);
+    assert.equal(await dev.getByLabel('Owner name').inputValue(), 'dana', 'owner prefilled');
+    await dev.getByLabel('Application').fill('bank-lookup');
+    await dev.getByLabel('Owner e-mail').fill('dana@example.com');
+    await dev.getByLabel('Justification').fill('Checks payee banks.');
+    await dev.getByRole('button', { name: 'Request access' }).click();
+    await dev.waitForURL(/done=requested/);
+
+    await admin.goto(`${summary.portalUrl}admin/requests`);
+    await admin
+      .locator('section', { hasText: 'bank-lookup' })
+      .getByRole('button', { name: 'Approve' })
+      .click();
+    await admin.waitForURL(/done=approved/);
+
+    await dev.goto(`${summary.portalUrl}applications`);
+    await dev.getByRole('button', { name: 'Collect keys for bank-lookup' }).click();
+    const key = ((await dev.locator('#key-development-primary').textContent()) ?? '').trim();
+    assert.match(key, /^tgk_/);
+
+    await dev.goto(`${summary.portalUrl}catalogue/tools/fetchBankDetails`);
+    await dev.getByRole('link', { name: 'Try it' }).click();
+    await dev.locator('h1', { hasText: 'Try fetchBankDetails' }).waitFor();
+    await dev.getByLabel('Subscription key').fill(key);
+    // A sample routing number of the shipped (synthetic) bank directory (README, docs/bank-directory.md).
+    await dev.locator('#f-arg_body_identificationType').selectOption({ label: 'ROUTING_NUMBER' });
+    await dev.locator('#f-arg_body_identificationNumber').fill('011085645');
+    await dev.getByRole('button', { name: 'Call fetchBankDetails' }).click();
+    await dev.locator('#try-result').waitFor();
+    const result = (await dev.locator('#try-result').textContent()) ?? '';
+    assert.match(result, /HTTP 200/, result);
+    assert.match(result, /isError: false/, result);
+    assert.match(result, /Structured content/, result);
+    assert.match(result, /Harbor Bank & Trust/, result);
+    assert.ok(!(await dev.content()).includes(key), 'the page does not echo the key');
+    await shot(dev, 'try-it');
+  });
+
   /** Presses Tab until the focused element matches (id, or TAG:text); fails after `max` presses. */
   async function tabTo(page: Page, target: string, max = 80): Promise<void> {
     for (let i = 0; i < max; i += 1) {

@@ -27,6 +27,8 @@ export interface TourPage {
   readonly name: string;
   /** Path under /portal/ ({subscription} is replaced). */
   readonly path: string;
+  /** Photographed by scripts/portal-screenshots.mjs (default yes; the browser suite makes the others). */
+  readonly photo?: boolean;
 }
 
 export const TOUR_PAGES: readonly TourPage[] = [
@@ -38,6 +40,9 @@ export const TOUR_PAGES: readonly TourPage[] = [
   { name: 'admin-identity-provider', path: 'admin/identity-provider' },
   { name: 'admin-policies', path: 'admin/policies' },
   { name: 'audit-log', path: 'admin/audit' },
+  { name: 'catalogue', path: 'catalogue' },
+  { name: 'catalogue-tool', path: 'catalogue/tools/createPayment', photo: false },
+  { name: 'try-it', path: 'catalogue/tools/getMyAccountBalance/try', photo: false },
   { name: 'my-applications', path: 'applications' },
   { name: 'request-access', path: 'request' },
   { name: 'usage', path: 'usage?window=hour' },

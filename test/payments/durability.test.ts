@@ -69,6 +69,8 @@ for (const kind of ['sqlite', 'postgres'] as const) {
           payments: {
             port: 0,
             identity: { sharedSecret: GATEWAY_SECRET },
+            // This test reads the payment back unchanged: the execution engine must not move it.
+            engine: { enabled: false },
             ...(kind === 'postgres' ? { database: { url: DATABASE_URL, schema } } : {}),
           },
         }),

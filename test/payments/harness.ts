@@ -42,6 +42,23 @@ export async function openHarness(
       payments: {
         identity: { sharedSecret: GATEWAY_SECRET },
         operator: { tokens: [OPERATOR_TOKEN] },
+        // Most suites send the same sample order many times on purpose; the duplicate check (issue 26,
+        // item 8) is on by default in the service and switched on again by the suites that test it.
+        duplicates: { windowSeconds: 0 },
+        // Standing rates (no asOf: no age) so that payments in another currency than their EUR payer
+        // account can have their funds checked (issue 26, item 1); fee suites configure their own.
+        fees: {
+          rates: {
+            source: 'test rates (not market data)',
+            pairs: {
+              'EUR/USD': { mid: 1.16 },
+              'EUR/GBP': { mid: 0.88 },
+              'EUR/CHF': { mid: 0.93 },
+              'EUR/JPY': { mid: 180.5 },
+              'EUR/KWD': { mid: 0.355 },
+            },
+          },
+        },
         ...(options.overrides ?? {}),
       },
     },

@@ -21,7 +21,6 @@ const CURRENCIES: [string, number][] = [
   ['USD', 2],
   ['JPY', 0],
   ['KWD', 3],
-  ['CLF', 4],
   ['CHF', 2],
 ];
 const IBANS = [
@@ -75,7 +74,45 @@ const accountArb = fc.record({
 });
 
 // Valid records obey the business rules too: payer and payee accounts differ, and a SEPA local
-// instrument goes with EUR (SEPA_… instruments name the scheme).
+// instrument goes with EUR (SEPA_… instruments name the scheme) and the SEPA scheme rules (issue 26,
+// item 3): charge bearer SLEV or none, names of at most 70 characters, texts in the SEPA character set.
+const SEPA_TEXT = /^[A-Za-z0-9/\-?:().,'+ ]*$/;
+const sepaTexts = (r: Record<string, unknown>): unknown[] => {
+  const at = (...path: string[]) =>
+    path.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], r);
+  return [
+    at('payerReference', 'involvedParty', 'partyName'),
+    at('payeeReference', 'involvedParty', 'partyName'),
+    at('paymentProcessingConfiguration', 'remittanceInfo', 'content'),
+    at('paymentInstructionReference', 'etoeIdentification'),
+    at('paymentInstructionReference', 'reference'),
+  ];
+};
+const keepsSepaRules = (r: Record<string, unknown>): boolean => {
+  const instruction = r['paymentInstruction'] as Record<string, unknown>;
+  const remittance = (r['paymentProcessingConfiguration'] as Record<string, unknown>)[
+    'remittanceInfo'
+  ] as Record<string, unknown> | undefined;
+  const etoe = String(
+    (r['paymentInstructionReference'] as Record<string, unknown> | undefined)?.[
+      'etoeIdentification'
+    ] ?? '',
+  );
+  return (
+    (instruction['chargeBearer'] ?? 'SLEV') === 'SLEV' &&
+    sepaTexts(r).every((t) => t === undefined || SEPA_TEXT.test(String(t))) &&
+    [r['payerReference'], r['payeeReference']].every(
+      (p) =>
+        String(
+          (p as Record<string, Record<string, unknown>> | undefined)?.['involvedParty']?.[
+            'partyName'
+          ] ?? '',
+        ).length <= 70,
+    ) &&
+    (remittance?.['type'] !== 'STRUCTURED' || String(remittance['content'] ?? '').length <= 35) &&
+    !(etoe.startsWith('/') || etoe.endsWith('/') || etoe.includes('//'))
+  );
+};
 const isValidRecord = (r: Record<string, unknown>): boolean => {
   const account = (name: string) =>
     ((r[name] as Record<string, Record<string, unknown>>)['paymentInstructionAccount'] ?? {})[
@@ -86,7 +123,7 @@ const isValidRecord = (r: Record<string, unknown>): boolean => {
   const sepa = String(config['localInstrument']).startsWith('SEPA_');
   return (
     account('payerAccountReference') !== account('payeeAccountReference') &&
-    (!sepa || instruction['amount']?.['instructedCurrency'] === 'EUR')
+    (!sepa || (instruction['amount']?.['instructedCurrency'] === 'EUR' && keepsSepaRules(r)))
   );
 };
 

@@ -19,7 +19,10 @@ forEachStore('payment API basics', (kind) => {
   after(async () => h.close());
 
   test('create → get → list', async () => {
-    const created = await send(h, 'alice', 'POST', 'payments', samplePayment(), {
+    const sepa = samplePayment();
+    // SEPA schemes take charge bearer SLEV only (issue 26, item 3).
+    (sepa['paymentInstruction'] as Record<string, unknown>)['chargeBearer'] = 'SLEV';
+    const created = await send(h, 'alice', 'POST', 'payments', sepa, {
       'used-mechanism': 'SEPA_INST',
       timestamp: '2026-11-22T09:30:00+01:00',
     });

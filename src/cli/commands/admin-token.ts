@@ -31,8 +31,13 @@ export const adminTokenCommand: Command = {
     const { values, positionals } = parseCommandArgs(argv, COMMON_OPTIONS, true);
     const action = positionals[0];
     if (values.help || action === undefined) {
-      context.stdout.write(USAGE);
-      return values.help ? 0 : 2;
+      // Asked for: the help on stdout, exit 0. No action: a usage error, so the usage on stderr, exit 2.
+      if (values.help) {
+        context.stdout.write(USAGE);
+        return 0;
+      }
+      context.stderr.write(USAGE);
+      return 2;
     }
     if (action !== 'rotate' || positionals.length > 1)
       throw new UsageError(`unknown action "${positionals.join(' ')}" (expected rotate)`);

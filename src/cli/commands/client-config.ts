@@ -4,6 +4,7 @@
 import { loadConfig } from '../../config/load.js';
 import type { FrozenConfig } from '../../config/schema.js';
 import { mcpUrl } from '../../config/gateway-identity.js';
+import { resolveIdentitySettings } from '../../gateway/auth/settings.js';
 import { SubscriptionStore } from '../../gateway/auth/subscriptions/store.js';
 import { maskSecret } from '../../shared/log/mask.js';
 import { COMMON_OPTIONS, UsageError, parseCommandArgs } from '../args.js';
@@ -72,18 +73,38 @@ export const clientConfigCommand: Command = {
       );
     }
     await checkKey(config, key);
-    const token =
-      values.sub !== undefined
-        ? (await mintDevToken(config, { sub: values.sub, ttl })).token
-        : (values.token ?? null);
+    const minted =
+      values.sub !== undefined ? await mintDevToken(config, { sub: values.sub, ttl }) : undefined;
+    const token = minted?.token ?? values.token ?? null;
     const block = mcpServersBlock(
       { mcpUrl: mcpUrl(config), subscriptionKey: key, sampleToken: token },
       name,
     );
     context.stdout.write(`${JSON.stringify(block, null, 2)}\n`);
+    // Why this block, on stderr so the block alone can be piped into a file (issue 27, trap 1).
+    context.stderr.write(`${blockNote(token, values.sub, ttl, resolveIdentitySettings(config))}\n`);
     return 0;
   },
 };
+
+/** One sentence on what the block does and how long it works. */
+function blockNote(
+  token: string | null,
+  sub: string | undefined,
+  ttl: number,
+  settings: ReturnType<typeof resolveIdentitySettings>,
+): string {
+  const after =
+    'after that the gateway refuses every request of this block, public tools and initialize included';
+  if (token !== null && sub !== undefined)
+    return `This block carries a development token for "${sub}" that expires in ${ttl} s; ${after}. Run this again then, or leave --sub out: a key-only block lets the client sign you in.`;
+  if (token !== null) return `This block carries the token you gave; when it expires, ${after}.`;
+  if (settings.devIdp.enabled)
+    return `This block has no user token, so it does not expire: public tools work at once, and the first user-scoped tool makes your client sign you in (OAuth at ${settings.devIdp.issuer}); the client renews its token itself and a restart keeps the sign-in. For a client that cannot sign in, add --sub NAME.`;
+  if (settings.jwt !== null)
+    return `This block has no user token, so it does not expire: public tools work at once, and the first user-scoped tool makes your client sign you in with ${settings.jwt.issuer}.`;
+  return 'This block has no user token: this gateway verifies none, so only public tools are served.';
+}
 
 /** Refuses a key the gateway would refuse: unknown, not active, or of another environment. */
 async function checkKey(config: FrozenConfig, key: string): Promise<void> {

@@ -71,8 +71,13 @@ export const keysCommand: Command = {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS, true);
     const action = positionals[0];
     if (values.help || action === undefined) {
-      context.stdout.write(USAGE);
-      return values.help ? 0 : 2;
+      // Asked for: the help on stdout, exit 0. No action: a usage error, so the usage on stderr, exit 2.
+      if (values.help) {
+        context.stdout.write(USAGE);
+        return 0;
+      }
+      context.stderr.write(USAGE);
+      return 2;
     }
     if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
     const config = loadConfig({ configPath: values.config, env: context.env });

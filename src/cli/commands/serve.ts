@@ -2,6 +2,7 @@
 // `toolgate gateway --workers N` runs N gateway processes behind one port (../workers.ts); each worker is
 // this same command, run by node:cluster, and prints no summary of its own.
 import cluster from 'node:cluster';
+import { join } from 'node:path';
 import { loadConfig } from '../../config/load.js';
 import type { FrozenConfig } from '../../config/schema.js';
 import { createLogger, type Logger } from '../../shared/log/logger.js';
@@ -107,7 +108,11 @@ Stops gracefully on SIGTERM or SIGINT.
         for (const part of parts) services.push(await OPENERS[part](config, created.logger));
         const urls: Record<string, string> = {};
         for (const service of services)
-          urls[service.name] = await service.listen(reservations[service.name as Part]);
+          urls[service.name] = await listenOrExplain(
+            service,
+            config,
+            reservations[service.name as Part],
+          );
         const access = plan?.access === true ? await demoAccess(config) : undefined;
         if (access) created.scrubber.add(access.subscriptionKey);
         const admin = parts.includes('admin') ? await demoAdminToken(config) : undefined;
@@ -132,6 +137,37 @@ Stops gracefully on SIGTERM or SIGINT.
       return 0;
     },
   };
+}
+
+const PORT_VARIABLES: Record<Part, string> = {
+  gateway: 'TOOLGATE_GATEWAY_PORT',
+  payments: 'TOOLGATE_PAYMENTS_PORT',
+  admin: 'TOOLGATE_ADMIN_PORT',
+};
+
+/**
+ * Starts a service listening; a port another process holds becomes one line that names the variable and
+ * the configuration key that move it (issue 27, trap 8), instead of the bare `listen EADDRINUSE`.
+ */
+async function listenOrExplain(
+  service: Service,
+  config: FrozenConfig,
+  reservation: PortReservation | undefined,
+): Promise<string> {
+  try {
+    return await service.listen(reservation);
+  } catch (error) {
+    const part = service.name as Part;
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || !(part in PORT_VARIABLES))
+      throw error;
+    const { host, port } = config[part];
+    throw new Error(
+      `port ${port} on ${host} is already in use (the ${part} listener): stop what holds it, or move ` +
+        `the ${part} listener with ${PORT_VARIABLES[part]}=<port> (or ${part}.port in the ` +
+        `configuration file; 0 picks a free port)`,
+      { cause: error },
+    );
+  }
 }
 
 /** The primary of `--workers N`: no service of its own, N gateway workers (../workers.ts). */
@@ -217,6 +253,61 @@ function adminTokenLine(admin: AdminTokenNotice): string {
   }
 }
 
+/** When a token expires, as people read it: "26 Dec 2026, 08:48 UTC". */
+export function readableTime(iso: string): string {
+  const date = new Date(iso);
+  const day = date.toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+  const time = date.toLocaleTimeString('en-GB', {
+    hour: '2-digit',
+    minute: '2-digit',
+    hour12: false,
+    timeZone: 'UTC',
+  });
+  return `${day}, ${time} UTC`;
+}
+
+/**
+ * The demo's access in the banner (decision: what a newcomer pastes): first the block with the key and
+ * alice's development token, which works in any client at once and keeps working across restarts for 30
+ * days; then the key-only block, with which the client signs its user in through OAuth and refreshes
+ * the token itself.
+ */
+function accessLines(access: DemoAccess, issuer: unknown, dataDir: string): string[] {
+  const lines = ['', `  Demo subscription key (application demo-agent): ${access.subscriptionKey}`];
+  if (access.sampleToken === null || access.sampleTokenExpiresAt === null) {
+    lines.push(
+      '  No user token: the development identity provider is off, so user-scoped tools answer 401.',
+      '',
+      'Paste this into your MCP client configuration:',
+      JSON.stringify(mcpServersBlock(access), null, 2),
+      '',
+    );
+    return lines;
+  }
+  lines.push(
+    `  Demo user token for "${access.sampleUser}": valid until ${readableTime(access.sampleTokenExpiresAt)}`,
+    `    (kept in ${join(dataDir, 'demo-secrets.json')}; every start prints the same one until its last week)`,
+    '',
+    `Paste this into your MCP client configuration: every tool works at once, as ${access.sampleUser},`,
+    'across restarts, until the date above:',
+    JSON.stringify(mcpServersBlock(access), null, 2),
+    '',
+  );
+  if (typeof issuer === 'string')
+    lines.push(
+      'Or paste this key-only block: your client signs you in (OAuth, any user) the first time a tool',
+      `needs a user, at ${issuer}, and renews its token itself (README, "Sign in from Claude Desktop or VS Code"):`,
+      JSON.stringify(mcpServersBlock({ ...access, sampleToken: null }), null, 2),
+      '',
+    );
+  return lines;
+}
+
 function printSummary(
   context: CliContext,
   config: FrozenConfig,
@@ -246,10 +337,13 @@ function printSummary(
     summary.subscriptionKey = access.subscriptionKey;
     summary.sampleUser = access.sampleUser;
     summary.sampleToken = access.sampleToken;
+    summary.sampleTokenExpiresAt = access.sampleTokenExpiresAt;
     summary.clientConfig = mcpServersBlock(access);
     // The development authorization server MCP clients sign in with (it exists whenever a token could be minted).
-    if (access.sampleToken !== null && urls.gateway)
+    if (access.sampleToken !== null && urls.gateway) {
       summary.authorizationServer = devIdpIssuer(config);
+      summary.signInClientConfig = mcpServersBlock({ ...access, sampleToken: null });
+    }
   }
   if (json) {
     context.stderr.write(`${JSON.stringify(summary)}\n`);
@@ -264,24 +358,7 @@ function printSummary(
   if (summary.portalUrl) lines.push(`  Admin portal:       ${summary.portalUrl}`);
   if (admin !== undefined) lines.push(`  Admin token:        ${adminTokenLine(admin)}`);
   if (plan !== undefined && !plan.wire) lines.push(`  Demo wiring off:    ${plan.reason}`);
-  if (access) {
-    lines.push(
-      '',
-      `  Demo subscription key (application demo-agent): ${access.subscriptionKey}`,
-      `  Sample user token for "${access.sampleUser}" (1 hour; more with: npx toolgate token --sub NAME):`,
-      `    ${access.sampleToken ?? '(no development identity provider)'}`,
-      '',
-      'Paste this into your MCP client configuration:',
-      JSON.stringify(mcpServersBlock(access), null, 2),
-      '',
-    );
-    if (summary.authorizationServer !== undefined)
-      lines.push(
-        `Or leave out Authorization: the client signs you in at ${String(summary.authorizationServer)}`,
-        '  (README, "Sign in from Claude Desktop or VS Code").',
-        '',
-      );
-  }
+  if (access) lines.push(...accessLines(access, summary.authorizationServer, config.dataDir));
   lines.push('Press Ctrl+C to stop.', '');
   context.stderr.write(lines.join('\n'));
 }

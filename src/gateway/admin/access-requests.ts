@@ -57,7 +57,10 @@ export interface CollectedKeys {
     readonly subscriptionId: string;
     readonly primaryKey: string;
     readonly secondaryKey: string;
-    readonly mcpServers: Record<string, unknown>;
+    /** The MCP endpoint of the environment's gateway; null when none is configured (trap 5). */
+    readonly gatewayUrl: string | null;
+    /** The client block to paste; null when the environment has no gateway configured. */
+    readonly mcpServers: Record<string, unknown> | null;
   }>;
 }
 
@@ -93,8 +96,11 @@ export interface AccessRequestDeps {
   readonly applications: ApplicationService;
   readonly provisioning: KeyProvisioning;
   readonly audit: AuditSink;
-  /** The MCP endpoint a client of each environment uses (for the `mcpServers` block). */
-  readonly mcpUrl: (environment: Environment) => string;
+  /**
+   * The MCP endpoint a client of each environment uses (for the `mcpServers` block); null when the
+   * environment has no gateway configured (decision: Gateway URL per environment).
+   */
+  readonly mcpUrl: (environment: Environment) => string | null;
   readonly clock?: () => Date;
 }
 
@@ -278,20 +284,25 @@ export class AccessRequestService {
       for (const subscriptionId of request.subscriptionIds) {
         const issued = await this.deps.provisioning.issueKeys(actor, subscriptionId, tx);
         const environment = issued.subscription.environment;
+        const gatewayUrl = this.deps.mcpUrl(environment);
         subscriptions.push({
           environment,
           subscriptionId,
           primaryKey: issued.primaryKey,
           secondaryKey: issued.secondaryKey,
-          mcpServers: {
-            mcpServers: {
-              [`toolgate-${environment}`]: {
-                type: 'http',
-                url: this.deps.mcpUrl(environment),
-                headers: { 'Ocp-Apim-Subscription-Key': issued.primaryKey },
-              },
-            },
-          },
+          gatewayUrl,
+          mcpServers:
+            gatewayUrl === null
+              ? null
+              : {
+                  mcpServers: {
+                    [`toolgate-${environment}`]: {
+                      type: 'http',
+                      url: gatewayUrl,
+                      headers: { 'Ocp-Apim-Subscription-Key': issued.primaryKey },
+                    },
+                  },
+                },
         });
       }
       await this.deps.audit.append(

@@ -1,15 +1,13 @@
 // The audit log: append-only, each entry chained to the previous one by
-// hash = sha256(previous hash + canonical JSON of the entry). Appends are serialised (PostgreSQL: a
-// transaction-scoped advisory lock; SQLite: the BEGIN IMMEDIATE write lock every transaction takes), so
-// concurrent appends can never fork the chain. Secrets never enter it: subscription keys and bearer
-// tokens that slip into `before`/`after` are masked before hashing.
-import { createHash } from 'node:crypto';
+// hash = sha256(previous hash + canonical JSON of the entry). The chain is written by
+// storage/audit-chain.ts (shared with the data plane's evidence of governed calls); this module appends
+// the admin plane's entries, queries, exports and verifies it.
 import type { Database, SqlExecutor, SqlValue } from '../../shared/db/types.js';
 import type { Actor, ActorCredential, ActorRole } from './actor.js';
 import type { AuditEntryInput, AuditSink } from './audit-sink.js';
-import { canonicalJson } from '../../shared/canonical-json.js';
+import { GENESIS_HASH, appendAuditEntry, chainHash } from '../storage/audit-chain.js';
 
-export const GENESIS_HASH = '0'.repeat(64);
+export { GENESIS_HASH };
 
 export interface AuditEntry {
   readonly seq: number;
@@ -31,6 +29,12 @@ export interface AuditQuery {
   readonly since?: string | undefined;
   readonly until?: string | undefined;
   readonly limit?: number | undefined;
+  /**
+   * A governed call's id (a UUID): the entries about it, i.e. with the target `call:<id>` or naming it as
+   * `callId` (the approval's entries) or `approvalCallId` (the retry that redeemed its receipt, up to the
+   * backend's answer), oldest first: one call's whole story.
+   */
+  readonly call?: string | undefined;
 }
 
 export interface AuditVerification {
@@ -55,13 +59,6 @@ interface AuditRow {
   prev_hash: string;
   hash: string;
 }
-
-/** Subscription keys and anything shaped like a bearer token (JWT or admin token). */
-const SECRET_PATTERNS: readonly RegExp[] = [
-  /tgk_[0-9A-Za-z]{30}/g,
-  /tga_[0-9A-Za-z_-]{20,}/g,
-  /eyJ[0-9A-Za-z_-]{8,}\.[0-9A-Za-z_-]{8,}\.[0-9A-Za-z_-]*/g,
-];
 
 export class AuditLog implements AuditSink {
   constructor(
@@ -96,11 +93,17 @@ export class AuditLog implements AuditSink {
         add('target_id = ?', query.target.slice(colon + 1));
       } else add('target_id = ?', query.target);
     }
+    if (query.call !== undefined) {
+      params.push(query.call, `%"callId":"${query.call}"%`, `%"approvalCallId":"${query.call}"%`);
+      where.push(
+        `((target_type = 'call' AND target_id = $${params.length - 2}) OR after_json LIKE $${params.length - 1} OR after_json LIKE $${params.length})`,
+      );
+    }
     if (query.since !== undefined) add('at >= ?', query.since);
     if (query.until !== undefined) add('at < ?', query.until);
     const limit = Math.min(Math.max(query.limit ?? 100, 1), 1000);
     const rows = await this.db.query<AuditRow>(
-      `SELECT * FROM admin_audit_log${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT ${limit}`,
+      `SELECT * FROM admin_audit_log${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY seq ${query.call === undefined ? 'DESC' : 'ASC'} LIMIT ${limit}`,
       params,
     );
     return rows.map(toEntry);
@@ -145,51 +148,8 @@ export class AuditLog implements AuditSink {
   }
 
   private async appendIn(tx: SqlExecutor, input: AuditEntryInput): Promise<void> {
-    if (tx.dialect === 'postgres')
-      await tx.query(
-        "SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':toolgate:audit-log'))",
-      );
-    const [last] = await tx.query<{ seq: number; hash: string }>(
-      'SELECT seq, hash FROM admin_audit_log ORDER BY seq DESC LIMIT 1',
-    );
-    const prevHash = last?.hash ?? GENESIS_HASH;
-    const seq = Number(last?.seq ?? 0) + 1;
-    const actor: Actor = {
-      role: input.actor.role,
-      subject: input.actor.subject,
-      via: input.actor.via,
-      ...(input.actor.name === undefined ? {} : { name: input.actor.name }),
-    };
-    const before = scrub(input.before);
-    const after = scrub(input.after);
-    const at = this.clock().toISOString();
-    const hashed = { seq, at, actor, action: input.action, target: input.target, before, after };
-    const hash = chainHash(prevHash, hashed);
-    await tx.execute(
-      `INSERT INTO admin_audit_log (seq, at, actor_role, actor_subject, actor_via, actor_name, action,
-         target_type, target_id, before_json, after_json, prev_hash, hash)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-      [
-        seq,
-        at,
-        actor.role,
-        actor.subject,
-        actor.via,
-        actor.name ?? null,
-        input.action,
-        input.target.type,
-        input.target.id,
-        before === undefined ? null : JSON.stringify(before),
-        after === undefined ? null : JSON.stringify(after),
-        prevHash,
-        hash,
-      ],
-    );
+    await appendAuditEntry(tx, input, this.clock());
   }
-}
-
-function chainHash(prevHash: string, entry: unknown): string {
-  return createHash('sha256').update(prevHash).update(canonicalJson(entry)).digest('hex');
 }
 
 function hashedPart(entry: AuditEntry): unknown {
@@ -202,18 +162,6 @@ function hashedPart(entry: AuditEntry): unknown {
     before: entry.before,
     after: entry.after,
   };
-}
-
-/** Masks anything secret-shaped (`tgk_…1234`); defence in depth, callers pass masked forms already. */
-function scrub(value: unknown): unknown {
-  if (value === undefined) return undefined;
-  let text = JSON.stringify(value);
-  if (text === undefined) return undefined;
-  for (const pattern of SECRET_PATTERNS)
-    text = text.replace(pattern, (secret) =>
-      secret.startsWith('tgk_') ? `tgk_…${secret.slice(-4)}` : '…',
-    );
-  return JSON.parse(text) as unknown;
 }
 
 function toEntry(row: AuditRow): AuditEntry {

@@ -17,6 +17,7 @@ import { ToolSettingsService, configuredToolCatalogue, securityClassOf } from '.
 import { UsageService } from './usage.js';
 import { ApprovalDecisions } from './approvals.js';
 import { createConsentService } from '../governance/consent/service.js';
+import { gatewayUrlOf, type GatewayUrlSettings } from './gateway-urls.js';
 
 export interface AdminServices {
   readonly db: Database;
@@ -62,7 +63,7 @@ export function openAdminServices(db: Database, config: FrozenConfig): AdminServ
       applications,
       provisioning,
       audit,
-      mcpUrl: (environment) => config.admin.mcpUrls[environment] ?? identity.mcpUrl,
+      mcpUrl: (environment) => gatewayUrlOf(gatewayUrlSettings(config), environment),
     }),
     keyPolicy: new KeyPolicyService(db, audit),
     bootstrapTokens: new BootstrapTokens(db, config.admin.bootstrapToken),
@@ -97,5 +98,14 @@ async function policyToolOf(tools: ToolSettingsService, name: string) {
     backend: tool.backend,
     securityClass: securityClassOf(tool.securityClass),
     annotations: tool.annotations,
+  };
+}
+
+/** Where each environment's gateway is, as configuration says (decision: Gateway URL per environment). */
+export function gatewayUrlSettings(config: FrozenConfig): GatewayUrlSettings {
+  return {
+    served: config.environment,
+    localMcpUrl: resolveIdentitySettings(config).mcpUrl,
+    configured: config.admin.mcpUrls,
   };
 }

@@ -163,6 +163,14 @@ export class ToolSettingsService {
 
   /** Every tool, sorted by name. Any signed-in actor may list (developers choose tools to request). */
   async list(): Promise<AdminTool[]> {
+    return (await this.listWithDefinitions()).map((entry) => entry.tool);
+  }
+
+  /**
+   * Every tool with the definition agents are served (input schema without hidden arguments, scopes,
+   * security class): what the developer catalogue shows and "Try it" builds its form from.
+   */
+  async listWithDefinitions(): Promise<{ tool: AdminTool; definition: Tool }[]> {
     const configured = await this.configured();
     const stored = await this.settings.list();
     const settled = this.settle(
@@ -176,7 +184,10 @@ export class ToolSettingsService {
       const approval = approvals.get(tool.name);
       const overrides = stored.find((s) => s.toolName === configuredName)?.settings ?? {};
       const pin = pins.get(tool.name);
-      return view(tool, configuredName, configured.configApproved, approval, overrides, pin);
+      return {
+        tool: view(tool, configuredName, configured.configApproved, approval, overrides, pin),
+        definition: tool,
+      };
     });
   }
 

@@ -128,7 +128,8 @@ export class Dispatcher {
    * gets a listing of its own, so `private`.
    */
   private completeModern(input: DispatchInput, result: Record<string, unknown>): void {
-    result.resultType = 'complete';
+    // A governed call waiting for consent answers `input_required` (governance/pipeline.ts).
+    if (result.resultType !== 'input_required') result.resultType = 'complete';
     const meta =
       typeof result._meta === 'object' && result._meta !== null
         ? (result._meta as Record<string, unknown>)

@@ -1,5 +1,6 @@
 // tools/call: the named tool, if the caller may use it, then its call through to the backend: security
-// class → arguments → upstream request with identity headers → the backend's outcome as a tool result.
+// class → arguments → governance (only while a rule is in force: policy, consent, budgets) → upstream
+// request with identity headers → the backend's outcome as a tool result (→ governance settles).
 import type { FastifyBaseLogger } from 'fastify';
 import type { ToolDirectory } from '../catalogue/directory.js';
 import type { Tool } from '../catalogue/types.js';
@@ -10,7 +11,9 @@ import type { IdentityForwarder } from '../upstream/identity.js';
 import { nextTraceparent } from '../upstream/trace.js';
 import { errorResult, mapOutcome, type CallToolResult } from './tool-result.js';
 import type { ArgumentValidator } from './arguments.js';
-import { hasStructuredContent } from './protocol.js';
+import { META_CLIENT_CAPABILITIES, hasStructuredContent, isModernVersion } from './protocol.js';
+import type { BackendAnswer, ConsentChannel, Governance, Proceed } from '../governance/pipeline.js';
+import { isPlainObject } from '../../shared/is-plain-object.js';
 import { mayUseTool, type Caller } from '../caller.js';
 import type { Gatekeeper } from '../gatekeeper/gatekeeper.js';
 
@@ -23,7 +26,12 @@ export interface ToolCallsOptions {
   readonly identity: IdentityForwarder;
   /** Backend base URLs/origins never shown to clients. */
   readonly hidden: readonly string[];
+  /** Governed actions (issue 25); absent: no governance at all. */
+  readonly governance?: Governance | undefined;
 }
+
+/** What the tools/call may answer besides a tool result (2026-07-28 input_required). */
+export type CallAnswer = CallToolResult | Record<string, unknown>;
 
 export interface CallTrace {
   readonly traceparent?: string | undefined;
@@ -58,9 +66,9 @@ export class ToolCalls {
     params: Record<string, unknown>,
     version: string,
     trace: CallTrace = {},
-  ): Promise<CallToolResult> {
+  ): Promise<CallAnswer> {
     trace.annotate?.({ tool: tool.name, backend: tool.backend });
-    const result = await this.callBackend(caller, tool, argumentsOf(params), version, trace);
+    const result = await this.callBackend(caller, tool, params, version, trace);
     if (result.isError === true) trace.annotate?.({ toolError: true });
     return result;
   }
@@ -68,10 +76,11 @@ export class ToolCalls {
   private async callBackend(
     caller: Caller,
     tool: Tool,
-    args: Record<string, unknown>,
+    params: Record<string, unknown>,
     version: string,
     trace: CallTrace,
-  ): Promise<CallToolResult> {
+  ): Promise<CallAnswer> {
+    const args = argumentsOf(params);
     this.options.gatekeeper.authorize(caller, tool);
     const problems = this.options.validator.validate(tool, args);
     if (problems)
@@ -81,14 +90,32 @@ export class ToolCalls {
     const client = this.options.clients.get(tool.backend);
     if (!client) throw new GatewayError('INTERNAL', 'Internal error: the tool has no backend');
     let request;
+    // Hidden arguments (operator overrides) last: an agent cannot replace a fixed value.
+    const sent = tool.fixedArguments ? { ...args, ...tool.fixedArguments } : args;
     try {
-      // Hidden arguments (operator overrides) last: an agent cannot replace a fixed value.
-      const sent = tool.fixedArguments ? { ...args, ...tool.fixedArguments } : args;
       request = buildBackendRequest(tool.operation, sent);
     } catch (error) {
       if (error instanceof ArgumentError)
         return errorResult(`Invalid arguments for tool ${tool.name}: ${error.message}`);
       throw error;
+    }
+    // Governance only while a rule is in force: otherwise not one allocation on this path.
+    const governance = this.options.governance;
+    let governed: Proceed | undefined;
+    if (governance !== undefined && governance.active()) {
+      const gate = await governance.gate(caller, tool, args, sent, consentChannel(params, version));
+      if (gate.kind === 'error') throw gate.error;
+      if (gate.kind === 'input_required') {
+        trace.annotate?.({ governance: 'input_required' });
+        return gate.result;
+      }
+      if (gate.kind === 'result') {
+        trace.annotate?.({ governance: 'refused' });
+        if (!hasStructuredContent(version)) delete gate.result.structuredContent;
+        return gate.result;
+      }
+      governed = gate;
+      trace.annotate?.({ governance: gate.decision.effect, callId: gate.call.callId });
     }
     const headers: Record<string, string> = {
       ...request.headers,
@@ -101,17 +128,28 @@ export class ToolCalls {
     if (trace.tracestate !== undefined && trace.tracestate.length <= 512)
       headers.tracestate = trace.tracestate;
     const started = process.hrtime.bigint();
-    const outcome = await client.send({ ...request, headers });
+    const outcome =
+      governed === undefined
+        ? await client.send({ ...request, headers })
+        : await this.sendGoverned(client, { ...request, headers }, governed, trace);
     trace.annotate?.({
       upstream: outcome.kind === 'response' ? outcome.status : outcome.reason,
       upstreamMs: Math.round(Number(process.hrtime.bigint() - started) / 1e3) / 1e3,
     });
-    const result = mapOutcome(outcome, {
+    const result: CallToolResult = mapOutcome(outcome, {
       structured: hasStructuredContent(version),
       hide: this.options.hidden,
       expectJson: tool.operation.jsonResponse === true || tool.outputSchema !== undefined,
       operation: tool.operationId ?? tool.name,
     });
+    if (governed !== undefined)
+      await this.settle(
+        governed,
+        trace,
+        outcome.kind === 'response'
+          ? { status: outcome.status, body: successBody(result, outcome.body) }
+          : { failure: outcome.reason },
+      );
     if (result.structuredContent !== undefined) {
       const problems = this.options.validator.validateOutput(tool, result.structuredContent);
       if (problems) {
@@ -125,6 +163,80 @@ export class ToolCalls {
       }
     }
     return result;
+  }
+
+  /**
+   * The backend call of a governed call: if it throws unexpectedly, the call still gets its evidence (its
+   * reservation is kept: the call may have been carried out).
+   */
+  private async sendGoverned(
+    client: BackendClient,
+    request: Parameters<BackendClient['send']>[0],
+    governed: Proceed,
+    trace: CallTrace,
+  ): ReturnType<BackendClient['send']> {
+    try {
+      return await client.send(request);
+    } catch (error) {
+      await this.settle(governed, trace, { failure: 'the backend call failed' });
+      throw error;
+    }
+  }
+
+  /**
+   * Releases a refused call's reservation and records the backend's answer. The backend has answered by
+   * now, so a failure here is logged, never turned into an error: the agent must see what the backend did
+   * (a payment made and reported as failed could be made twice).
+   */
+  private async settle(governed: Proceed, trace: CallTrace, answer: BackendAnswer): Promise<void> {
+    try {
+      await this.options.governance?.settle(governed, answer);
+    } catch (error) {
+      trace.log?.error(
+        { err: error, callId: governed.call.callId },
+        'governed call: the backend answered, but its release or evidence could not be recorded',
+      );
+    }
+  }
+}
+
+/**
+ * How this tools/call can carry consent: 2026-07-28 with the elicitation capability's URL mode declared in
+ * `_meta`: input_required (and what a retry echoes); 2025-11-25 whose request declares `elicitation.url`
+ * the same way (the gateway keeps no session, so what `initialize` declared is not known here): the URL
+ * elicitation error; otherwise the fallback tool result (decision: consent over MCP per protocol revision).
+ */
+function consentChannel(params: Record<string, unknown>, version: string): ConsentChannel {
+  const structured = hasStructuredContent(version);
+  const meta = isPlainObject(params._meta) ? params._meta : undefined;
+  const caps = meta?.[META_CLIENT_CAPABILITIES];
+  const elicitation = isPlainObject(caps) ? caps.elicitation : undefined;
+  const urlMode = isPlainObject(elicitation) && isPlainObject(elicitation.url);
+  if (isModernVersion(version))
+    return urlMode
+      ? {
+          mode: 'input_required',
+          structured,
+          requestState: params.requestState,
+          inputResponses: params.inputResponses,
+        }
+      : { mode: 'fallback', structured };
+  if (version === '2025-11-25' && urlMode) return { mode: 'url_elicitation', structured };
+  return { mode: 'fallback', structured };
+}
+
+/**
+ * The JSON object a successful backend answer holds (where the evidence reads the payment's reference): the
+ * result's structuredContent, or, for revisions without it, the body parsed; otherwise undefined.
+ */
+function successBody(result: CallToolResult, body: string): Record<string, unknown> | undefined {
+  if (result.isError === true) return undefined;
+  if (result.structuredContent !== undefined) return result.structuredContent;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return isPlainObject(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
   }
 }
 

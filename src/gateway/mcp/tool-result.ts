@@ -17,6 +17,7 @@ export interface CallToolResult {
   content: TextContent[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
+  _meta?: Record<string, unknown>;
 }
 
 const MAX_ERROR_TEXT = 4000;

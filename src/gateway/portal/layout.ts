@@ -28,6 +28,7 @@ const ADMIN_NAV: readonly [string, string][] = [
   ['/portal/admin/audit', 'Audit log'],
 ];
 const DEVELOPER_NAV: readonly [string, string][] = [
+  ['/portal/catalogue', 'Catalogue'],
   ['/portal/applications', 'My applications'],
   ['/portal/request', 'Request access'],
   ['/portal/usage', 'Usage'],

@@ -14,6 +14,7 @@ import { registerPolicyPages } from './pages/admin-policies.js';
 import { registerAdminRequestPages } from './pages/admin-requests.js';
 import { registerAdminSubscriptionPages } from './pages/admin-subscriptions.js';
 import { registerDeveloperPages } from './pages/developer.js';
+import { registerCataloguePages } from './pages/catalogue.js';
 import { registerApprovalPages } from './pages/approvals.js';
 import { registerToolsUsagePages } from './pages/tools-usage.js';
 import { portalPlugin } from './plugin.js';
@@ -43,7 +44,8 @@ export function portalApp(context: PortalAppContext): FastifyPluginAsync {
       }
     },
     pages: [
-      registerDeveloperPages(services),
+      registerDeveloperPages(services, config),
+      registerCataloguePages(services, config),
       registerAdminRequestPages(services),
       registerAdminSubscriptionPages(services),
       registerAdminAuditPages(services),

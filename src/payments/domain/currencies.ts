@@ -1,8 +1,41 @@
 // Currency codes and minor units come from src/shared/currencies.ts (the gateway's governance uses them
-// too); what only the payment service needs lives here.
-import { minorUnit } from '../../shared/currencies.js';
+// too); what only the payment service needs lives here. A payment is made only in a payable currency:
+// funds codes and units of account (BOV, CHE, CHW, CLF, COU, MXV, USN, UYI, UYW), precious metals, SDR
+// (XDR) and testing codes are not (decision: only payable ISO 4217 currencies).
+import * as iso4217 from '../../shared/currencies.js';
 
-export { currencyCodes, isCurrency, minorUnit } from '../../shared/currencies.js';
+/**
+ * ISO 4217 codes that are not currencies a payment is made in: funds codes and units of account, precious
+ * metals, the SDR, testing and "no currency" codes. Named in the refusal so a client sees why.
+ */
+const NOT_PAYABLE: ReadonlyMap<string, string> = new Map([
+  ...['BOV', 'CHE', 'CHW', 'CLF', 'COU', 'MXV', 'USN', 'UYI', 'UYW'].map(
+    (code) => [code, 'a funds code or unit of account'] as const,
+  ),
+  ...['XAU', 'XAG', 'XPT', 'XPD'].map((code) => [code, 'a precious metal'] as const),
+  ...['XDR', 'XSU', 'XUA', 'XBA', 'XBB', 'XBC', 'XBD'].map(
+    (code) => [code, 'a unit of account'] as const,
+  ),
+  ['XTS', 'reserved for testing'],
+  ['XXX', 'the code for "no currency"'],
+]);
+
+/** Why an ISO 4217 code is not payable (a funds code, a metal …), or undefined. */
+export function notPayableBecause(code: string): string | undefined {
+  return NOT_PAYABLE.get(code);
+}
+
+/** Minor unit (decimals) of a payable ISO 4217 code, or undefined for any other code. */
+export function minorUnit(code: string): number | undefined {
+  return NOT_PAYABLE.has(code) ? undefined : iso4217.minorUnit(code);
+}
+
+/** Whether the code is an active ISO 4217 currency a payment can be made in. */
+export function isCurrency(code: string): boolean {
+  return !NOT_PAYABLE.has(code) && iso4217.isCurrency(code);
+}
+
+export const currencyCodes: readonly string[] = iso4217.currencyCodes.filter(isCurrency);
 
 /** Number of decimals in the shortest decimal representation of a JSON number. */
 export function decimalsOf(value: number): number {

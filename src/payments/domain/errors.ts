@@ -17,7 +17,8 @@ export type PaymentErrorCode =
   | 'ACCOUNT_NOT_FOUND' // 404 accounts API: not one of the caller's accounts
   | 'DELIVERY_NOT_FOUND' // 404 operator: unknown webhook delivery
   | 'DELIVERY_IN_FLIGHT' // 409 operator: the delivery is being attempted right now
-  | 'NOT_ACCEPTABLE'; // 406 operator: the status report in a media type not offered
+  | 'NOT_ACCEPTABLE' // 406 operator: the status report in a media type not offered
+  | 'POSSIBLE_DUPLICATE'; // 409 the same order again within the window, unconfirmed (issue 26)
 
 const STATUS: Record<PaymentErrorCode, number> = {
   VALIDATION_FAILED: 400,
@@ -32,6 +33,7 @@ const STATUS: Record<PaymentErrorCode, number> = {
   IDEMPOTENCY_IN_PROGRESS: 409,
   IDEMPOTENCY_KEY_REUSED: 422,
   ACCOUNT_NOT_FOUND: 404,
+  POSSIBLE_DUPLICATE: 409,
   DELIVERY_NOT_FOUND: 404,
   DELIVERY_IN_FLIGHT: 409,
   NOT_ACCEPTABLE: 406,
@@ -55,6 +57,8 @@ export interface PaymentErrorExtensions {
   readonly paymentStatus?: PaymentStatus;
   /** 412 PRECONDITION_FAILED: the current ETag. */
   readonly currentETag?: string;
+  /** 409 POSSIBLE_DUPLICATE: the earlier payment this order repeats. */
+  readonly duplicateOf?: string;
 }
 
 export class PaymentError extends Error {

@@ -43,6 +43,10 @@ export interface HistoryEvent {
   readonly cancellation?: CancellationDetails;
   /** Free text given by the operator (at most 140 characters). */
   readonly description?: string;
+  /** ISO 20022 payment status of a status change (ACSP, ACSC, RJCT …; see engine/iso-status.ts). */
+  readonly isoStatus?: string;
+  /** ISO 20022 status reason code of a rejection (AM04 insufficient funds, AC04 closed account …). */
+  readonly isoReason?: string;
 }
 
 /** At most this many field changes are kept per entry. */

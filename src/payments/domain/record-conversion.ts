@@ -22,6 +22,7 @@ const SERVER_FIELDS: readonly ReferenceField[] = [
   'usedMechanism',
   'remainingInstances',
   'nextExecutionDate',
+  'standingOrderIdentification',
 ];
 /** Fields a response sets afresh from the stored payment. */
 const RENDERED_FIELDS: readonly ReferenceField[] = [
@@ -29,6 +30,7 @@ const RENDERED_FIELDS: readonly ReferenceField[] = [
   'statusReasons',
   'remainingInstances',
   'nextExecutionDate',
+  'standingOrderIdentification',
 ];
 
 /** INITIATED, or SCHEDULED when the order has a schedule or a future requested execution date. */

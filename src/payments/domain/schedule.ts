@@ -92,3 +92,20 @@ export function scheduleProgress(
     ...(next !== undefined ? { nextExecutionDate: new Date(next).toISOString() } : {}),
   };
 }
+
+/**
+ * The instant of the schedule's `n`-th execution (0 = the first), skip interval applied; undefined when
+ * the schedule has fewer executions (repetitions, end date) or cannot be computed.
+ */
+export function occurrenceAt(order: PaymentOrder, n: number): number | undefined {
+  const schedule = scheduleOf(order);
+  if (!schedule || n < 0 || n >= MAX_INSTANCES) return undefined;
+  const start = Date.parse(schedule.startDate ?? schedule.executeOn ?? '');
+  if (Number.isNaN(start)) return undefined;
+  const frequency = schedule.frequency ?? 'MONTHLY';
+  if (frequency === 'ONCE') return n === 0 ? start : undefined;
+  if (schedule.noOfRepetition !== undefined && n >= schedule.noOfRepetition) return undefined;
+  const at = occurrence(start, frequency, n * (schedule.skipInterval ?? 1));
+  const end = Date.parse(schedule.endDate ?? '');
+  return !Number.isNaN(end) && at > end ? undefined : at;
+}

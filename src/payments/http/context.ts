@@ -13,6 +13,7 @@ import type {
   IdempotencyStore,
   IdempotentOutcome,
 } from '../storage/idempotency.js';
+import type { AcceptanceSettings } from '../usecases/acceptance.js';
 import type { OperationValidator } from './validation.js';
 
 export interface PaymentsContext {
@@ -21,6 +22,8 @@ export interface PaymentsContext {
   readonly identity: IdentityResolver;
   readonly idempotency: IdempotencyStore;
   readonly now: () => Date;
+  /** Rates, rail calendars and the duplicate window that acceptance checks need (issue 26). */
+  readonly acceptance?: AcceptanceSettings | undefined;
   /** Refuse, warn or off per bank-directory check at acceptance (payments.directory.acceptance). */
   readonly directoryModes?: DirectoryModes | undefined;
 }

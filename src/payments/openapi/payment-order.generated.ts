@@ -30,6 +30,8 @@ export interface paths {
      *     refused (PAYER_ACCOUNT_NOT_OWNED, ISO 20022 BE01).
      *     Use validatePayment first if you only want to check an instruction without creating it.
      *     Send an `Idempotent-Request-Key` so that a retried call does not create a second payment.
+     *     Without one, a recent identical order gets 409 `POSSIBLE_DUPLICATE` (see `Confirm-Duplicate`).
+     *     A closing-day execution date moves to a business day (`customFields.executionDateAdjustment`).
      */
     post: operations['createPayment'];
     delete?: never;
@@ -158,12 +160,13 @@ export interface paths {
      * @description Checks a payment instruction (accounts, amounts and currencies, dates, schedule, codes)
      *     without storing or executing anything, and returns the submitted record with
      *     `paymentInstructionReference.status` and `paymentInstructionReference.reason` filled in:
-     *     a status other than FAILED means the instruction would be accepted; otherwise `reason` gives
-     *     the ISO 20022 reason code of the first problem and `statusReasons` lists every problem at once,
-     *     each with the JSON pointer of the field, a stable code, its ISO 20022 reason code and a message.
-     *     createPayment applies the same rules. Use it before createPayment to check an instruction. No
-     *     sign-in needed; when signed in, the payer account (one of the user's own) and its available
-     *     balance are checked too.
+     *     INITIATED or SCHEDULED means the instruction would be accepted; FAILED that it would not, with
+     *     `reason` giving the ISO 20022 reason code of the first problem and `statusReasons` listing every
+     *     problem at once, each with the JSON pointer of the field, a stable code, its ISO 20022 reason
+     *     code and a message. createPayment applies the same rules. Use it before createPayment to check an
+     *     instruction. No sign-in needed; when signed in, the payer account (one of the user's own) and its
+     *     available balance (in the account's currency) are checked too; without sign-in a valid
+     *     instruction answers status null, reason ACTC (technically valid only).
      */
     post: operations['validatePayment'];
     delete?: never;
@@ -818,6 +821,8 @@ export interface components {
        *     (today or later); absent when none is left. A value sent in a body is ignored.
        */
       nextExecutionDate?: components['schemas']['DateTime'];
+      /** @description Set by the service on an instance of a standing order or schedule (the order's identification); ignored in a request. */
+      standingOrderIdentification?: string;
       /**
        * Format: uuid
        * @description Universally unique end-to-end transaction reference (UUID).
@@ -974,6 +979,13 @@ export interface components {
       };
       /** @description Text explaining the change (the cancellation result, or the bank's description of a status change). */
       description?: string;
+      /**
+       * @description With a status change by the execution engine or the operator: its ISO 20022 payment status
+       *     (ACSP settlement in process, ACSC settled, RJCT rejected, CANC cancelled …).
+       */
+      isoStatus?: string;
+      /** @description With RJCT, the ISO 20022 status reason code (AM04 insufficient funds, AC04 closed account, AC01 unknown account, AM03 currency not convertible). */
+      isoReason?: string;
     };
     /** @description One changed field of a payment record. */
     FieldChange: {
@@ -1004,6 +1016,8 @@ export interface components {
       paymentStatus?: components['schemas']['PaymentStatusValue'];
       /** @description With 412 `PRECONDITION_FAILED`, the payment's current `ETag`; get the payment again and retry with it. */
       currentETag?: string;
+      /** @description With 409 `POSSIBLE_DUPLICATE`, the earlier payment this order repeats (its `identification`); send the header Confirm-Duplicate with the value true to make a second payment. */
+      duplicateOf?: string;
     };
     ProblemError: {
       /** @description JSON Pointer (RFC 6901) to the offending member of the body, or the parameter name prefixed with its location (for example `header/Timestamp`). */
@@ -1126,6 +1140,8 @@ export interface components {
      *     header `Idempotency-Key` is accepted as a synonym.
      */
     IdempotentRequestKey: string;
+    /** @description `true`: pay even though the order repeats a recent identical one (else 409). */
+    ConfirmDuplicate: 'true' | 'false';
     /** @description When the client created the request, as an RFC 3339 date-time (for example 2026-11-22T09:30:00Z). */
     Timestamp: string;
     /** @description Type of the payment / payment mechanism the client intends (for example SEPA, SWIFT, ACH), at most 35 characters. */
@@ -1215,6 +1231,7 @@ export type ResponseTooManyRequests = components['responses']['TooManyRequests']
 export type ResponseInternalError = components['responses']['InternalError'];
 export type ParameterExternalReferenceNo = components['parameters']['ExternalReferenceNo'];
 export type ParameterIdempotentRequestKey = components['parameters']['IdempotentRequestKey'];
+export type ParameterConfirmDuplicate = components['parameters']['ConfirmDuplicate'];
 export type ParameterTimestamp = components['parameters']['Timestamp'];
 export type ParameterUsedMechanism = components['parameters']['UsedMechanism'];
 export type ParameterIfMatch = components['parameters']['IfMatch'];
@@ -1273,6 +1290,8 @@ export interface operations {
         Timestamp?: components['parameters']['Timestamp'];
         /** @description Type of the payment / payment mechanism the client intends (for example SEPA, SWIFT, ACH), at most 35 characters. */
         'Used-Mechanism'?: components['parameters']['UsedMechanism'];
+        /** @description `true`: pay even though the order repeats a recent identical one (else 409). */
+        'Confirm-Duplicate'?: components['parameters']['ConfirmDuplicate'];
       };
       path?: never;
       cookie?: never;

@@ -2,7 +2,7 @@
 // the document at /accounts/v1/openapi.json. Each user's demo account is created on first access and
 // reflects the user's own payments (see domain/demo-account.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { balances, DEMO_CURRENCY, fromMinor, type LedgerEntry } from '../domain/demo-account.js';
+import { DEMO_CURRENCY, fromMinor, type LedgerEntry } from '../domain/demo-account.js';
 import { PaymentError } from '../domain/errors.js';
 import {
   checkRequest,
@@ -40,8 +40,7 @@ export async function accountRoutes(
   };
 
   app.get('/me/balance', async (req, reply) => {
-    const { account, entries } = await accountFor(req, 'getMyAccountBalance');
-    const totals = balances(entries);
+    const { account, totals } = await accountFor(req, 'getMyAccountBalance');
     return reply.send({
       items: [
         {

@@ -50,6 +50,7 @@ export async function paymentRoutes(
       order,
       usedMechanism: header(req, 'used-mechanism'),
       basePath,
+      confirmedDuplicate: header(req, 'confirm-duplicate')?.trim().toLowerCase() === 'true',
       claim: idempotencyFor(req, `user:${user.userId}`, `${basePath}/payments`, order),
       now: ctx.now(),
     });
@@ -141,6 +142,7 @@ export async function paymentRoutes(
       order,
       usedMechanism: header(req, 'used-mechanism'),
       now: ctx.now(),
+      acceptance: ctx.acceptance,
       directoryModes: ctx.directoryModes,
     });
     return reply.code(201).send(validated);

@@ -142,4 +142,102 @@ CREATE TABLE payment_webhook_attempts (
 );
 `,
   },
+  {
+    version: 4,
+    name: 'double-entry ledger (append-only journals and entries), standing-order instances',
+    // Opening balances of existing demo accounts become opening journals on the account's first use
+    // (storage/ledger-repo.ts ensureLedgerAccount), so rows written by any path are covered alike.
+    up: {
+      sqlite: `
+CREATE TABLE ledger_accounts (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  owner TEXT,
+  currency TEXT NOT NULL,
+  status TEXT NOT NULL,
+  account_number TEXT,
+  opened_at TEXT NOT NULL,
+  closed_at TEXT
+);
+CREATE INDEX ledger_accounts_number ON ledger_accounts (account_number);
+CREATE TABLE ledger_journals (
+  id TEXT PRIMARY KEY,
+  payment_id TEXT,
+  kind TEXT NOT NULL,
+  posted_at TEXT NOT NULL,
+  description TEXT
+);
+CREATE INDEX ledger_journals_payment ON ledger_journals (payment_id);
+CREATE TABLE ledger_entries (
+  journal_id TEXT NOT NULL REFERENCES ledger_journals (id),
+  line INTEGER NOT NULL,
+  account_id TEXT NOT NULL REFERENCES ledger_accounts (id),
+  currency TEXT NOT NULL,
+  amount_minor BIGINT NOT NULL,
+  posted_at TEXT NOT NULL,
+  payment_id TEXT,
+  PRIMARY KEY (journal_id, line)
+);
+CREATE INDEX ledger_entries_account ON ledger_entries (account_id, posted_at, journal_id);
+CREATE INDEX ledger_entries_payment ON ledger_entries (payment_id);
+ALTER TABLE payments ADD COLUMN parent_id TEXT;
+ALTER TABLE payments ADD COLUMN instance_no INTEGER;
+CREATE UNIQUE INDEX payments_parent_instance ON payments (parent_id, instance_no);
+CREATE INDEX payments_status ON payments (status, id);
+
+CREATE TRIGGER ledger_entries_no_update BEFORE UPDATE ON ledger_entries
+BEGIN SELECT RAISE(ABORT, 'ledger entries are append-only'); END;
+CREATE TRIGGER ledger_entries_no_delete BEFORE DELETE ON ledger_entries
+BEGIN SELECT RAISE(ABORT, 'ledger entries are append-only'); END;
+CREATE TRIGGER ledger_journals_no_update BEFORE UPDATE ON ledger_journals
+BEGIN SELECT RAISE(ABORT, 'ledger journals are append-only'); END;
+CREATE TRIGGER ledger_journals_no_delete BEFORE DELETE ON ledger_journals
+BEGIN SELECT RAISE(ABORT, 'ledger journals are append-only'); END;
+`,
+      postgres: `
+CREATE TABLE ledger_accounts (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  owner TEXT,
+  currency TEXT NOT NULL,
+  status TEXT NOT NULL,
+  account_number TEXT,
+  opened_at TEXT NOT NULL,
+  closed_at TEXT
+);
+CREATE INDEX ledger_accounts_number ON ledger_accounts (account_number);
+CREATE TABLE ledger_journals (
+  id TEXT PRIMARY KEY,
+  payment_id TEXT,
+  kind TEXT NOT NULL,
+  posted_at TEXT NOT NULL,
+  description TEXT
+);
+CREATE INDEX ledger_journals_payment ON ledger_journals (payment_id);
+CREATE TABLE ledger_entries (
+  journal_id TEXT NOT NULL REFERENCES ledger_journals (id),
+  line INTEGER NOT NULL,
+  account_id TEXT NOT NULL REFERENCES ledger_accounts (id),
+  currency TEXT NOT NULL,
+  amount_minor BIGINT NOT NULL,
+  posted_at TEXT NOT NULL,
+  payment_id TEXT,
+  PRIMARY KEY (journal_id, line)
+);
+CREATE INDEX ledger_entries_account ON ledger_entries (account_id, posted_at, journal_id);
+CREATE INDEX ledger_entries_payment ON ledger_entries (payment_id);
+ALTER TABLE payments ADD COLUMN parent_id TEXT;
+ALTER TABLE payments ADD COLUMN instance_no INTEGER;
+CREATE UNIQUE INDEX payments_parent_instance ON payments (parent_id, instance_no);
+CREATE INDEX payments_status ON payments (status, id);
+
+CREATE FUNCTION ledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN RAISE EXCEPTION 'ledger rows are append-only'; END $$;
+CREATE TRIGGER ledger_entries_append_only BEFORE UPDATE OR DELETE ON ledger_entries
+FOR EACH ROW EXECUTE FUNCTION ledger_append_only();
+CREATE TRIGGER ledger_journals_append_only BEFORE UPDATE OR DELETE ON ledger_journals
+FOR EACH ROW EXECUTE FUNCTION ledger_append_only();
+`,
+    },
+  },
 ];

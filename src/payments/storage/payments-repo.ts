@@ -17,6 +17,8 @@ export interface StoredPayment {
   readonly version: number;
   readonly record: PaymentOrder;
   readonly instancesConsumed: number;
+  /** The standing order this payment is an instance of (set by the execution engine). */
+  readonly parentId?: string;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -47,12 +49,13 @@ interface Row extends Record<string, unknown> {
   version: number | string;
   record: string;
   instances_consumed: number | string;
+  parent_id?: string | null;
   created_at: string;
   updated_at: string;
 }
 
 const COLUMNS =
-  'id, owner, status, reason, version, record, instances_consumed, created_at, updated_at';
+  'id, owner, status, reason, version, record, instances_consumed, parent_id, created_at, updated_at';
 
 function fromRow(row: Row): StoredPayment {
   return {
@@ -63,6 +66,7 @@ function fromRow(row: Row): StoredPayment {
     version: Number(row.version),
     record: JSON.parse(row.record) as PaymentOrder, // stored by the service after validation
     instancesConsumed: Number(row.instances_consumed),
+    ...(typeof row.parent_id === 'string' ? { parentId: row.parent_id } : {}),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -185,6 +189,8 @@ async function recordHistory(
     ...(e.changesTruncated ? { changesTruncated: true } : {}),
     ...(e.cancellation !== undefined ? { cancellation: e.cancellation } : {}),
     ...(e.description !== undefined ? { description: e.description } : {}),
+    ...(e.isoStatus !== undefined ? { isoStatus: e.isoStatus } : {}),
+    ...(e.isoReason !== undefined ? { isoReason: e.isoReason } : {}),
   };
   await tx.execute(
     `INSERT INTO payment_history
@@ -241,6 +247,8 @@ function historyFromRow(row: HistoryRow): HistoryEntry {
     ...(details.changesTruncated ? { changesTruncated: true } : {}),
     ...(details.cancellation !== undefined ? { cancellation: details.cancellation } : {}),
     ...(details.description !== undefined ? { description: details.description } : {}),
+    ...(details.isoStatus !== undefined ? { isoStatus: details.isoStatus } : {}),
+    ...(details.isoReason !== undefined ? { isoReason: details.isoReason } : {}),
   };
 }
 
@@ -321,4 +329,75 @@ export async function paymentsOf(
     [owner, max],
   );
   return rows.map(fromRow);
+}
+
+/** The owner's payments created at or after `since` (ISO), newest first (duplicate detection). */
+export async function paymentsCreatedSince(
+  tx: SqlExecutor,
+  owner: string,
+  since: string,
+  max = 200,
+): Promise<StoredPayment[]> {
+  const rows = await tx.query<Row>(
+    `SELECT ${COLUMNS} FROM payments WHERE owner = $1 AND created_at >= $2
+     ORDER BY created_at DESC, id DESC LIMIT $3`,
+    [owner, since, max],
+  );
+  return rows.map(fromRow);
+}
+/**
+ * The payment, claimed for the rest of the transaction: PostgreSQL locks its row and skips it when
+ * another transaction holds it (undefined then: another engine replica is on it); SQLite transactions
+ * are serialised anyway (BEGIN IMMEDIATE: one writer).
+ */
+export async function claimPayment(
+  tx: SqlExecutor,
+  id: string,
+): Promise<StoredPayment | undefined> {
+  const lock = tx.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
+  const rows = await tx.query<Row>(`SELECT ${COLUMNS} FROM payments WHERE id = $1${lock}`, [id]);
+  return rows[0] ? fromRow(rows[0]) : undefined;
+}
+
+/** Every payment in one of `statuses` (what the execution engine plans over), by id. */
+export async function paymentsInStatus(
+  tx: SqlExecutor,
+  statuses: readonly PaymentStatus[],
+): Promise<StoredPayment[]> {
+  const marks = statuses.map((_, i) => `$${i + 1}`).join(', ');
+  const rows = await tx.query<Row>(
+    `SELECT ${COLUMNS} FROM payments WHERE status IN (${marks}) ORDER BY id`,
+    statuses,
+  );
+  return rows.map(fromRow);
+}
+
+/** Links a payment to the standing order (or recurring schedule) it is instance `instance` of. */
+export async function linkInstance(
+  tx: SqlExecutor,
+  id: string,
+  parentId: string,
+  instance: number,
+): Promise<void> {
+  await tx.execute('UPDATE payments SET parent_id = $2, instance_no = $3 WHERE id = $1', [
+    id,
+    parentId,
+    instance,
+  ]);
+}
+
+/** The instances a standing order produced, by instance number. */
+export async function instancesOf(
+  tx: SqlExecutor,
+  parentId: string,
+): Promise<{ id: string; instance: number; status: PaymentStatus }[]> {
+  const rows = await tx.query<{ id: string; instance_no: number | string; status: string }>(
+    'SELECT id, instance_no, status FROM payments WHERE parent_id = $1 ORDER BY instance_no',
+    [parentId],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    instance: Number(r.instance_no),
+    status: r.status as PaymentStatus,
+  }));
 }

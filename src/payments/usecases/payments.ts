@@ -4,6 +4,7 @@
 import type { Database, SqlExecutor } from '../../shared/db/types.js';
 import { decideCancellation, type CancellationRequest } from '../domain/cancellation.js';
 import { PaymentError, type FieldProblem } from '../domain/errors.js';
+import { foreignHoldsMinor } from '../domain/foreign-holds.js';
 import { diffRecords } from '../domain/history.js';
 import { UPDATABLE } from '../domain/lifecycle.js';
 import { hasSchedule, type PaymentOrder } from '../domain/payment-order.js';
@@ -25,19 +26,29 @@ import type {
 import {
   findPayment,
   insertPayment,
+  paymentsOf,
   updatePaymentIfVersion,
   type StoredPayment,
 } from '../storage/payments-repo.js';
+import { postLedgerEffect } from '../engine/transition.js';
 import type { DirectoryModes } from '../../config/payments-directory.js';
 import type { RuleViolation } from '../domain/rules.js';
 import { payerAccountsOf } from './accounts.js';
+import {
+  ratesOf,
+  refuseDuplicate,
+  withBusinessDay,
+  type AcceptanceSettings,
+} from './acceptance.js';
 import { applyDirectoryModes, loadDirectoryFacts } from './directory-facts.js';
 import { newPaymentId, newUetr } from './ids.js';
 
-/** Where the payment operations keep their state. */
+/** Where the payment operations keep their state, and what acceptance needs from the configuration. */
 export interface PaymentStores {
   readonly db: Database;
   readonly idempotency: IdempotencyStore;
+  /** Rates, rail calendars and the duplicate window (absent: none of those checks). */
+  readonly acceptance?: AcceptanceSettings | undefined;
   /** Refuse, warn or off per bank-directory check at acceptance (default: each check's default). */
   readonly directoryModes?: DirectoryModes | undefined;
 }
@@ -52,13 +63,23 @@ export const etagOf = (version: number): string => `"v${version}"`;
 
 /** The stored payment as the API returns it; a schedule shows its remaining instances and next date. */
 export function render(p: StoredPayment, now: Date): PaymentOrder {
-  return renderRecord(
+  const order = renderRecord(
     p.record,
     p.status,
     p.reason,
     [],
     scheduleProgress(p.record, p.instancesConsumed, now),
   );
+  // An instance of a standing order names the order that produced it.
+  return p.parentId === undefined
+    ? order
+    : {
+        ...order,
+        paymentInstructionReference: {
+          ...order.paymentInstructionReference,
+          standingOrderIdentification: p.parentId,
+        },
+      };
 }
 
 /**
@@ -100,6 +121,8 @@ export interface CreateInput extends WriteRequest {
   readonly order: PaymentOrder;
   readonly usedMechanism?: string | undefined;
   readonly basePath: string;
+  /** The client confirmed a possible duplicate (header Confirm-Duplicate: true). */
+  readonly confirmedDuplicate?: boolean;
 }
 
 /**
@@ -114,18 +137,29 @@ export async function userRuleContext(
     usedMechanism?: string | undefined;
     exceptId?: string;
     lock?: boolean;
+    acceptance?: AcceptanceSettings | undefined;
     order?: PaymentOrder;
   },
 ): Promise<RuleContext> {
-  const { exceptId, lock, order, ...rest } = request;
+  const { exceptId, lock, acceptance, order, ...rest } = request;
+  const rates = await ratesOf(acceptance);
+  const accounts = await payerAccountsOf(db, owner, {
+    now: request.now,
+    ...(exceptId !== undefined ? { exceptId } : {}),
+    ...(lock !== undefined ? { lock } : {}),
+  });
+  const directory = order !== undefined ? { directory: await loadDirectoryFacts(db, order) } : {};
+  if (rates === undefined) return { ...rest, ...directory, payerAccounts: accounts };
+  // Accepted payments in other currencies hold their converted cost until the engine debits them.
+  const pending = (await paymentsOf(db, owner)).filter((p) => p.id !== exceptId);
   return {
     ...rest,
-    ...(order !== undefined ? { directory: await loadDirectoryFacts(db, order) } : {}),
-    payerAccounts: await payerAccountsOf(db, owner, {
-      now: request.now,
-      ...(exceptId !== undefined ? { exceptId } : {}),
-      ...(lock !== undefined ? { lock } : {}),
-    }),
+    ...directory,
+    rates,
+    payerAccounts: accounts.map((account) => ({
+      ...account,
+      availableMinor: account.availableMinor - foreignHoldsMinor(account, pending, rates.table),
+    })),
   };
 }
 
@@ -134,29 +168,41 @@ export function createPayment(
   stores: PaymentStores,
   input: CreateInput,
 ): Promise<IdempotentOutcome> {
-  return stores.idempotency.run(input.claim, (tx) => create(tx, input, stores.directoryModes));
+  return stores.idempotency.run(input.claim, (tx) =>
+    create(tx, input, stores.directoryModes, stores.acceptance),
+  );
 }
 
 async function create(
   tx: SqlExecutor,
   input: CreateInput,
   modes: DirectoryModes | undefined,
+  acceptance: AcceptanceSettings | undefined,
 ): Promise<StoredResponse> {
   const context = await userRuleContext(tx, input.owner, {
     now: input.now,
     usedMechanism: input.usedMechanism,
     lock: true,
     order: input.order,
+    acceptance,
   });
   const { refusals, warnings } = applyDirectoryModes(
     checkPaymentRules(input.order, context),
     modes,
   );
   refuseViolations(refusals);
+  await refuseDuplicate(tx, acceptance, {
+    owner: input.owner,
+    order: input.order,
+    now: input.now,
+    confirmed: input.confirmedDuplicate === true,
+    keyed: input.claim !== undefined,
+  });
+  const { order } = withBusinessDay(acceptance, input.order, input.usedMechanism, input.now);
   const id = newPaymentId(input.now);
-  const record = prepareRecord(input.order, {
+  const record = prepareRecord(order, {
     identification: id,
-    uetr: input.order.paymentInstructionReference?.uetr?.toLowerCase() ?? newUetr(),
+    uetr: order.paymentInstructionReference?.uetr?.toLowerCase() ?? newUetr(),
     usedMechanism: input.usedMechanism,
   });
   const amount = instructedAmountOf(record);
@@ -203,13 +249,16 @@ export function updatePayment(
   stores: PaymentStores,
   input: UpdateInput,
 ): Promise<IdempotentOutcome> {
-  return stores.idempotency.run(input.claim, (tx) => update(tx, input, stores.directoryModes));
+  return stores.idempotency.run(input.claim, (tx) =>
+    update(tx, input, stores.directoryModes, stores.acceptance),
+  );
 }
 
 async function update(
   tx: SqlExecutor,
   input: UpdateInput,
   modes: DirectoryModes | undefined,
+  acceptance: AcceptanceSettings | undefined,
 ): Promise<StoredResponse> {
   const current = await loadOwned(tx, input.id, input.owner);
   const expected =
@@ -241,6 +290,7 @@ async function update(
     exceptId: current.id,
     lock: true,
     order: input.order,
+    acceptance,
   });
   const { refusals, warnings } = applyDirectoryModes(
     checkPaymentRules(input.order, context),
@@ -248,7 +298,8 @@ async function update(
   );
   refuseViolations([...changed, ...refusals]);
 
-  const record = prepareRecord(input.order, {
+  const { order } = withBusinessDay(acceptance, input.order, input.usedMechanism, input.now);
+  const record = prepareRecord(order, {
     identification: current.id,
     uetr: oldUetr,
     usedMechanism: input.usedMechanism ?? current.record.paymentInstructionReference?.usedMechanism,
@@ -305,6 +356,9 @@ async function cancel(tx: SqlExecutor, input: CancelInput): Promise<StoredRespon
     input.request,
   );
   if (decision.newStatus !== undefined || decision.skipped !== undefined) {
+    // A SUSPENDED payment may have been debited already: cancelling it gives the payer the amount back.
+    if (decision.newStatus !== undefined)
+      await postLedgerEffect(tx, current, { to: decision.newStatus, at: input.now.toISOString() });
     const cancellationType = input.request.cancellationType ?? 'SINGLE_PAYMENT_INSTANCE';
     const instances =
       decision.skipped !== undefined

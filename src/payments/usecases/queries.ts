@@ -11,6 +11,7 @@ import {
   listPayments as pageOfPayments,
   type HistoryEntry,
 } from '../storage/payments-repo.js';
+import type { AcceptanceSettings } from './acceptance.js';
 import type { DirectoryModes } from '../../config/payments-directory.js';
 import { applyDirectoryModes, loadDirectoryFacts } from './directory-facts.js';
 import { etagOf, loadOwned, render, userRuleContext } from './payments.js';
@@ -96,14 +97,18 @@ function renderHistoryEntry(e: HistoryEntry): PaymentHistoryEntry {
     ...(e.changesTruncated ? { changesTruncated: true } : {}),
     ...(e.cancellation !== undefined ? { cancellation: e.cancellation } : {}),
     ...(e.description !== undefined ? { description: e.description } : {}),
+    ...(e.isoStatus !== undefined ? { isoStatus: e.isoStatus } : {}),
+    ...(e.isoReason !== undefined ? { isoReason: e.isoReason } : {}),
   };
 }
 
 /**
  * validatePayment: the order with status and reason filled in by the rules, and every problem listed in
  * `statusReasons` (the per-field status reasons of a pain.002 report); stores no payment. A signed-in
- * caller's payer account is checked against their own accounts (opened on their first such call); an
- * anonymous caller's is not, there being no one it could belong to.
+ * caller's payer account is checked against their own accounts (opened on their first such call) and
+ * its funds; an anonymous caller's cannot be, there being no one it could belong to, so an order without
+ * problems answers status null (not known) with reason ACTC (technical validation passed), never the
+ * INITIATED/SCHEDULED of an order that would be accepted (decision: anonymous validatePayment).
  */
 export async function validatePayment(
   db: SqlExecutor,
@@ -112,21 +117,27 @@ export async function validatePayment(
     order: PaymentOrder;
     usedMechanism?: string | undefined;
     now: Date;
+    acceptance?: AcceptanceSettings | undefined;
     directoryModes?: DirectoryModes | undefined;
   },
 ): Promise<PaymentOrder> {
-  const { owner, order, usedMechanism, now } = request;
+  const { owner, order, usedMechanism, now, acceptance } = request;
   const context =
     owner === undefined
       ? { now, usedMechanism, directory: await loadDirectoryFacts(db, order) }
-      : await userRuleContext(db, owner, { now, usedMechanism, order });
+      : await userRuleContext(db, owner, { now, usedMechanism, order, acceptance });
   // Directory checks set to warn do not fail the order; they are listed after the refusals.
   const { refusals, warnings } = applyDirectoryModes(
     checkPaymentRules(order, context),
     request.directoryModes,
   );
   const first = refusals[0];
-  return first
-    ? renderRecord(order, 'FAILED', first.reason, [...refusals, ...warnings])
-    : renderRecord(order, initialStatus(order, now), 'ACTC', warnings);
+  if (first) return renderRecord(order, 'FAILED', first.reason, [...refusals, ...warnings]);
+  // Anonymous: no payer account or funds could be checked, so no status (decision above).
+  return renderRecord(
+    order,
+    owner === undefined ? null : initialStatus(order, now),
+    'ACTC',
+    warnings,
+  );
 }

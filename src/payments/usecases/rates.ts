@@ -10,7 +10,8 @@ import { validateAgainstSchema } from '../../config/validate.js';
 import type { FeesSettings } from '../domain/fees/quote.js';
 import type { RateEntry, RateTable } from '../domain/fees/fx.js';
 
-type RatesSettings = FeesSettings['rates'];
+// The age limit (maxAgeSeconds) is applied where a rate is used, not here.
+type RatesSettings = Omit<FeesSettings['rates'], 'maxAgeSeconds'>;
 
 interface Loaded {
   readonly mtimeMs: number;

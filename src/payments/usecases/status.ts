@@ -1,12 +1,13 @@
 // Status changes from the clearing side (the operator endpoint), independent of HTTP details: only the
-// lifecycle table's transitions, each recorded in the payment's history in the transaction of the change.
+// lifecycle table's transitions, each recorded in the payment's history in the transaction of the change,
+// with its ledger journals (a RETURNED payment gives the payer the amount back).
 import type { Database } from '../../shared/db/types.js';
 import { PaymentError } from '../domain/errors.js';
 import { canTransition, TRANSITIONS, type PaymentStatus } from '../domain/lifecycle.js';
+import { applyTransition } from '../engine/transition.js';
 import {
   findPayment,
   statusHistory,
-  updatePaymentIfVersion,
   type StatusChange,
   type StoredPayment,
 } from '../storage/payments-repo.js';
@@ -38,18 +39,13 @@ export function changePaymentStatus(
         { paymentStatus: current.status },
       );
     }
-    const updated = await updatePaymentIfVersion(tx, current, current.version, {
-      status: to,
+    // The ledger follows the status (debit, settlement, reversal, return): engine/transition.ts.
+    const updated = await applyTransition(tx, current, {
+      to,
       reason,
       at: now.toISOString(),
-      history: {
-        kind: 'STATUS_CHANGED',
-        actor,
-        reason,
-        fromStatus: current.status,
-        toStatus: to,
-        ...(description !== undefined ? { description } : {}),
-      },
+      actor,
+      ...(description !== undefined ? { description } : {}),
     });
     if (!updated)
       throw new PaymentError('CONCURRENT_UPDATE', 'The payment changed meanwhile; retry.');

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { loadConfig } from '../../../src/config/load.js';
-import { createGateway } from '../../../src/gateway/create-gateway.js';
+import { createGateway, type CreateGatewayOptions } from '../../../src/gateway/create-gateway.js';
 import type { Gatekeeper } from '../../../src/gateway/gatekeeper/gatekeeper.js';
 import type { Caller } from '../../../src/gateway/caller.js';
 import type { Catalogue } from '../../../src/gateway/catalogue/types.js';
@@ -50,6 +50,8 @@ export interface TestGatewayOptions {
   readonly logLevel?: string;
   /** A shared database (replicas); the caller closes it. */
   readonly db?: Database;
+  /** Governed actions over these services (doubles of policy, consent and budgets). */
+  readonly governance?: CreateGatewayOptions['governance'];
 }
 
 /**
@@ -104,6 +106,7 @@ export async function startTestGateway(
     stores: { db },
     gatekeeper,
     catalogue: options.catalogue,
+    governance: options.governance,
   });
   return {
     app,

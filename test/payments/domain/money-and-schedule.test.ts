@@ -11,12 +11,12 @@ test('decimals of JSON numbers, including exponent forms', () => {
   );
 });
 
-test('ISO 4217 minor units and ISO 3166 codes', () => {
+test('ISO 4217 minor units and ISO 3166 codes (CLF, a unit of account, is not payable: issue 26 item 7)', () => {
   assert.deepEqual(['JPY', 'USD', 'KWD', 'CLF', 'EUR', 'HRK'].map(minorUnit), [
     0,
     2,
     3,
-    4,
+    undefined,
     2,
     undefined,
   ]);

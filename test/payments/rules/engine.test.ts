@@ -62,11 +62,19 @@ forEachStore('rule engine', (kind) => {
       statusReasons: [{ pointer: '/x', code: 'X', reason: 'AC01', message: 'stale' }],
       reason: 'AC01',
     };
-    const res = await send(h, undefined, 'POST', 'payments/validate', record);
+    const res = await send(h, 'alice', 'POST', 'payments/validate', record);
     const ref = json(res)['paymentInstructionReference'] as Record<string, unknown>;
     assert.deepEqual(
       [ref['status'], ref['reason'], ref['statusReasons']],
       ['INITIATED', 'ACTC', undefined],
+    );
+    // Anonymous: technically valid (ACTC), but with no payer whose account and funds could be checked
+    // the status is not known (null), never INITIATED (issue 26, item 1).
+    const anonymous = await send(h, undefined, 'POST', 'payments/validate', record);
+    const anon = json(anonymous)['paymentInstructionReference'] as Record<string, unknown>;
+    assert.deepEqual(
+      [anon['status'], anon['reason'], anon['statusReasons']],
+      [null, 'ACTC', undefined],
     );
   });
 

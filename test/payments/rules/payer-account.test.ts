@@ -55,7 +55,7 @@ forEachStore('payer account rules', (kind) => {
     assert.equal(res.statusCode, 201, res.body);
   });
 
-  test('an immediate payment beyond the available balance is refused (AM04); a scheduled one is not', async () => {
+  test('a payment beyond the available balance is refused (AM04), immediate or scheduled (issue 26, item 1)', async () => {
     await openAccount('pat');
     const own = demoIbanFor('pat');
     const first = await send(
@@ -89,7 +89,9 @@ forEachStore('payer account rules', (kind) => {
       amount: eur(2000),
       instruction: { paymentDates: { requestedExecutionDate: '2026-12-01T09:00:00Z' } },
     });
-    assert.equal((await send(h, 'pat', 'POST', 'payments', later)).statusCode, 201);
+    const scheduled = await send(h, 'pat', 'POST', 'payments', later);
+    assert.equal(scheduled.statusCode, 422, scheduled.body);
+    assert.deepEqual(entries(json(scheduled)), [[AMOUNT, 'INSUFFICIENT_FUNDS', 'AM04']]);
   });
 
   test('updating a payment checks the balance without counting the payment itself', async () => {

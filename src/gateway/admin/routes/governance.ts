@@ -27,6 +27,13 @@ const AuditQuery = Type.Object({
   since: Type.Optional(Instant),
   until: Type.Optional(Instant),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  call: Type.Optional(
+    Type.String({
+      pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+      description:
+        "a governed call's id: that call's whole story (decision, consent, receipt, backend answer), oldest first",
+    }),
+  ),
 });
 
 const iso = (value: string | undefined) =>
@@ -79,7 +86,7 @@ export function governanceRoutes(services: AdminServices): AdminRoute[] {
     route({
       method: 'GET',
       path: '/audit',
-      summary: 'Query the audit log, newest first (admin)',
+      summary: "Query the audit log, newest first; one governed call's story with ?call= (admin)",
       tags: ['audit'],
       query: AuditQuery,
       response: listSchema('entries', AuditEntrySchema),
@@ -94,6 +101,7 @@ export function governanceRoutes(services: AdminServices): AdminRoute[] {
             since: iso(query.since),
             until: iso(query.until),
             limit: query.limit,
+            call: query.call?.toLowerCase(),
           }),
         };
       },

@@ -232,6 +232,7 @@ export const CollectedKeysSchema = listSchema('subscriptions', {
     subscriptionId: { type: 'string' },
     primaryKey: { type: 'string' },
     secondaryKey: { type: 'string' },
-    mcpServers: { type: 'object' },
+    gatewayUrl: Nullable({ type: 'string' }),
+    mcpServers: Nullable({ type: 'object' }),
   },
 });

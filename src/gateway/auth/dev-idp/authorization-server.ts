@@ -4,12 +4,13 @@
 // metadata documents, resource indicators (RFC 8707) limited to the gateway's own MCP resource, and JWT
 // access tokens signed with the development identity provider's persisted key, so the gateway verifies
 // them exactly like `toolgate token` tokens and those of any other provider (discovery → JWKS → iss/aud).
-// State (clients, grants, sessions) lives in memory (memory-adapter.ts): development only.
-import { randomBytes } from 'node:crypto';
+// State (clients, grants, sessions, the cookie key) lives in the gateway database (store-adapter.ts), so a
+// restart or another replica changes nothing for a signed-in client.
 import Provider, { errors, type ProviderClient } from 'oidc-provider';
 import type { DevUser } from '../../../config/gateway-auth.js';
+import type { Database } from '../../../shared/db/types.js';
 import type { DevIdp } from './idp.js';
-import { createMemoryStore, memoryAdapter } from './memory-adapter.js';
+import { openDevIdpStore } from './store-adapter.js';
 
 export interface AuthorizationServerOptions {
   /** `<gateway>/dev-idp`: the issuer of every token, the same as the dev IdP's. */
@@ -29,6 +30,10 @@ export interface AuthorizationServerOptions {
     readonly clientId: string;
     readonly redirectUris: readonly string[];
   }[];
+  /** The gateway database (migrated): the server's state lives in its dev_idp_entries table. */
+  readonly db: Database;
+  /** Epoch milliseconds for the store's expiry; Date.now unless a test drives time. */
+  readonly now?: () => number;
 }
 
 export const OIDC_SCOPES = ['openid', 'profile', 'offline_access'] as const;
@@ -79,7 +84,13 @@ function checkRedirectUris(value: unknown): void {
   }
 }
 
-export function createAuthorizationServer(options: AuthorizationServerOptions): Provider {
+export async function createAuthorizationServer(
+  options: AuthorizationServerOptions,
+): Promise<Provider> {
+  const store = await openDevIdpStore(options.db, {
+    filter: withoutClientScope,
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
   const users = new Map(options.users.map((u) => [u.sub, u]));
   // The clients configured here (the portal) are this deployment's own; every other client — registered
   // (RFC 7591) or named by a client ID metadata document — follows the MCP redirect URI rule.
@@ -88,10 +99,10 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   const resourceScope = [...new Set(options.resourceScopes)].join(' ');
   const provider = new Provider(options.issuer, {
     jwks: { keys: [options.idp.signingJwk()] },
-    adapter: memoryAdapter(createMemoryStore(), withoutClientScope),
-    // Session and interaction cookies are signed with a key that lives as long as the process: a
-    // restart signs everybody out, which is what a development server may do.
-    cookies: { keys: [randomBytes(32).toString('base64url')] },
+    adapter: store.adapter,
+    // Session and interaction cookies are signed with the key kept in the same store: a sign-in begun
+    // before a restart, or on another replica, finishes.
+    cookies: { keys: [...store.cookieKeys] },
     routes: { jwks: '/jwks.json' },
     scopes: [...OIDC_SCOPES, ...options.resourceScopes],
     // A configured user's extra claims (e.g. `roles`, which the portal reads for the admin role) travel

@@ -49,20 +49,65 @@ export interface ConsentPageInput {
   readonly clientName: string;
   readonly user: string;
   readonly scopes: readonly string[];
+  /** The resources (MCP endpoints) the token will be for; never empty (routes.ts falls back). */
   readonly resources: readonly string[];
 }
 
+/** What each OpenID scope lets the client do, in words (issue 27, trap 3). */
+const OIDC_SCOPE_WORDS: Readonly<Record<string, string>> = {
+  openid: 'Know who you are (your user name)',
+  profile: 'See your name and email address',
+  email: 'See your email address',
+  offline_access:
+    'Stay signed in: renew its access without asking you again, until the grant expires or is revoked',
+};
+
+const ACTION_WORDS: Readonly<Record<string, string>> = {
+  read: 'See',
+  write: 'Create and change',
+  create: 'Create',
+  update: 'Change',
+  delete: 'Delete',
+  manage: 'Manage',
+};
+
+/**
+ * A scope in words: the OpenID ones by their meaning, a tool scope `<thing>:<action>` (`accounts:read`)
+ * as "See your accounts", any other as the tools that need it.
+ */
+export function scopeInWords(scope: string): string {
+  const known = OIDC_SCOPE_WORDS[scope];
+  if (known !== undefined) return known;
+  const match = /^([a-z][a-z0-9_-]*)[:.]([a-z][a-z0-9_-]*)$/i.exec(scope);
+  const verb = match === null ? undefined : ACTION_WORDS[(match[2] ?? '').toLowerCase()];
+  if (match !== null && verb !== undefined)
+    return `${verb} your ${(match[1] ?? '').replace(/[_-]/g, ' ')} through the gateway’s tools`;
+  return 'Use the gateway’s tools that need this permission';
+}
+
 export function consentPage(input: ConsentPageInput): string {
-  const scopes = input.scopes.map((s) => `<li><code>${escapeHtml(s)}</code></li>`).join('');
-  const resources = input.resources.map((r) => `<li><code>${escapeHtml(r)}</code></li>`).join('');
+  const scopes = input.scopes
+    .map(
+      (s) =>
+        `<li>${escapeHtml(scopeInWords(s))} <span class="note">(<code>${escapeHtml(s)}</code>)</span></li>`,
+    )
+    .join('');
+  const resources = input.resources
+    .map((r) => `<li>the toolgate gateway at <code>${escapeHtml(r)}</code></li>`)
+    .join('');
+  const asked =
+    input.scopes.length === 0
+      ? '<p>It asks for no permission beyond calling the gateway as you.</p>'
+      : `<p>It will be allowed to:</p><ul>${scopes}</ul>`;
   return layout(
     'Allow access — toolgate development',
     `<h1>Allow access?</h1><p>Signed in as <strong>${escapeHtml(input.user)}</strong>.</p>
-<p><strong>${escapeHtml(input.clientName)}</strong> asks to act for you at:</p><ul>${resources}</ul>
-<p>with the scopes:</p><ul>${scopes}</ul>
+<p><strong>${escapeHtml(input.clientName)}</strong> asks to call tools as you at:</p><ul>${resources}</ul>
+${asked}
 <form method="post" action="${escapeHtml(input.action)}">
 <button type="submit" name="decision" value="allow">Allow</button>
-<button type="submit" name="decision" value="deny">Deny</button></form>`,
+<button type="submit" name="decision" value="deny">Deny</button></form>
+<p class="note">Development authorization server: you can withdraw this by signing out of the client; the grant ends when its refresh token expires.</p>`,
   );
 }
 

@@ -1,7 +1,9 @@
 // Mounts the development identity provider on the gateway: the authorization server (oidc-provider, its
 // discovery and JWKS at the issuer /dev-idp, the RFC 8414 metadata URLs) and the sign-in pages.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { FrozenConfig } from '../../../config/schema.js';
+import type { Database } from '../../../shared/db/types.js';
+import type * as AuthorizationServer from './authorization-server.js';
 import { DEV_IDP_PATH, type IdentitySettings } from '../settings.js';
 import { createDevIdp } from './idp.js';
 import { DEV_PORTAL_CLIENT_ID, devPortalOidc, devPortalRedirectUris } from './portal-client.js';
@@ -13,19 +15,23 @@ export async function registerDevIdentityProvider(
   settings: IdentitySettings,
   /** The scopes tools need (catalogue): access tokens for the gateway may carry them. */
   toolScopes: readonly string[],
+  /** The gateway database: the authorization server keeps clients, grants and tokens there. */
+  db: Database,
 ): Promise<void> {
   const dev = config.gateway.auth.devIdentityProvider;
   const idp = await createDevIdp({ dataDir: config.dataDir });
   const audience =
     settings.jwt?.issuer === settings.devIdp.issuer ? settings.jwt.audience : undefined;
-  // Loaded only where the development provider runs: oidc-provider warns on import under Node 20
-  // (it supports 22+), and nothing else (keys, token, a production gateway) needs it.
-  const { createAuthorizationServer } = await import('./authorization-server.js');
-  const provider = createAuthorizationServer({
+  // Loaded only where the development provider runs: nothing else (keys, token, a production gateway)
+  // needs oidc-provider, which warns on import under a Node.js that is not one of its LTS lines.
+  const { createAuthorizationServer } = await importAuthorizationServer(app.log);
+  const resources = [...new Set([settings.mcpUrl, ...(audience === undefined ? [] : [audience])])];
+  const provider = await createAuthorizationServer({
+    db,
     issuer: settings.devIdp.issuer,
     idp,
     users: dev.users,
-    resources: [...new Set([settings.mcpUrl, ...(audience === undefined ? [] : [audience])])],
+    resources,
     resourceScopes: toolScopes,
     interactionPath: `${DEV_IDP_PATH}${INTERACTION_SEGMENT}`,
     accessTokenTtlSeconds: dev.accessTokenTtlSeconds,
@@ -41,6 +47,38 @@ export async function registerDevIdentityProvider(
       prefix: DEV_IDP_PATH,
       users: dev.users,
       autoLogin: dev.autoLogin,
+      resources,
     }),
   );
+}
+
+type AuthorizationServerModule = typeof AuthorizationServer;
+
+const RUNTIME_WARNING = 'oidc-provider WARNING: Unsupported runtime';
+
+/**
+ * Imports the authorization server with oidc-provider's one "Unsupported runtime" line (printed on
+ * stderr, in red, when Node.js is not an LTS line it supports: Node 20, or a current release) replaced by
+ * one log entry at info level that says what it means and what to do; every other warning passes as it
+ * is (decision: supported Node.js lines).
+ */
+async function importAuthorizationServer(
+  log: FastifyBaseLogger,
+): Promise<AuthorizationServerModule> {
+  const warn = console.warn;
+  let replaced = false;
+  console.warn = (...args: unknown[]) => {
+    if (typeof args[0] === 'string' && args[0].includes(RUNTIME_WARNING)) replaced = true;
+    else warn(...args);
+  };
+  try {
+    return await import('./authorization-server.js');
+  } finally {
+    console.warn = warn;
+    if (replaced)
+      log.info(
+        { node: process.versions.node },
+        `Node.js ${process.versions.node} is not a line the development authorization server (oidc-provider) supports: it runs, but use Node.js 22 LTS or a later LTS (README, "Requirements")`,
+      );
+  }
 }

@@ -18,6 +18,8 @@ export interface DevAuthorizationRoutesOptions {
   readonly users: readonly DevUser[];
   /** Development only (checked at startup): sign this user in and consent without a page. */
   readonly autoLogin?: string | undefined;
+  /** The resources tokens may be for, the first the default (the MCP URL), named on the consent page. */
+  readonly resources?: readonly string[];
 }
 
 export const INTERACTION_SEGMENT = '/interaction';
@@ -90,10 +92,12 @@ export function devAuthorizationRoutes(options: DevAuthorizationRoutesOptions): 
           clientName,
           user: details.session?.accountId ?? '',
           scopes: [
-            ...(missing.missingOIDCScope ?? []),
-            ...Object.values(missing.missingResourceScopes ?? {}).flat(),
+            ...new Set([
+              ...(missing.missingOIDCScope ?? []),
+              ...Object.values(missing.missingResourceScopes ?? {}).flat(),
+            ]),
           ],
-          resources: Object.keys(missing.missingResourceScopes ?? {}),
+          resources: resourcesOf(details, options.resources),
         });
       });
 
@@ -171,6 +175,25 @@ export function devAuthorizationRoutes(options: DevAuthorizationRoutesOptions): 
     const client = await provider.Client.find(clientId).catch(() => undefined);
     return client?.clientName ?? clientId;
   }
+}
+
+/**
+ * The resources the consent is for: those with scopes to consent to, else the ones the client named
+ * (`resource`), else the default resource a token without one is issued for (issue 27, trap 3: the page
+ * named none when the client asked for no tool scope).
+ */
+function resourcesOf(
+  details: InteractionDetails,
+  configured: readonly string[] | undefined,
+): string[] {
+  const withScopes = Object.keys(details.prompt.details.missingResourceScopes ?? {});
+  if (withScopes.length > 0) return withScopes;
+  const named = details.params.resource;
+  const asked = (Array.isArray(named) ? named : [named]).filter(
+    (value): value is string => typeof value === 'string' && value !== '',
+  );
+  if (asked.length > 0) return asked;
+  return configured?.[0] === undefined ? [] : [configured[0]];
 }
 
 function stringParam(details: InteractionDetails, name: string): string | undefined {

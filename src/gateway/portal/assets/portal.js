@@ -19,3 +19,20 @@ for (const target of document.querySelectorAll('[data-copy-source]')) {
   });
   target.after(button, status);
 }
+// "Try it": a pasted key or token (data-keep-in-tab) is kept in this tab's sessionStorage only, so the
+// next call need not paste it again; it never leaves the browser except with the call itself, and the
+// storage ends with the tab. Without this script the field is simply empty on each page.
+/* global sessionStorage */
+for (const input of document.querySelectorAll('input[data-keep-in-tab]')) {
+  const slot = `toolgate-try-${input.name}`;
+  try {
+    const kept = sessionStorage.getItem(slot);
+    if (kept && !input.value) input.value = kept;
+    input.form.addEventListener('submit', () => {
+      if (input.value) sessionStorage.setItem(slot, input.value);
+      else sessionStorage.removeItem(slot);
+    });
+  } catch {
+    // Storage unavailable (privacy settings): paste each time.
+  }
+}

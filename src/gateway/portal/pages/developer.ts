@@ -11,7 +11,11 @@ import { refusalOf, type Refusal } from './errors.js';
 import { validated } from '../../admin/http/validate.js';
 import { AccessRequestBody } from '../../admin/routes/schemas.js';
 import { subscriptionsTable } from './subscriptions-table.js';
-import { EMPTY_FORM, parseRequestForm, requestForm } from './request-form.js';
+import { newRequestForm, parseRequestForm, requestForm } from './request-form.js';
+import { gatewayUrlKey } from '../../admin/gateway-urls.js';
+import type { FrozenConfig } from '../../../config/schema.js';
+import { loadDeveloperCatalogue } from './catalogue.js';
+import { many } from '../http-security.js';
 
 function requestsTable(session: PortalSession, requests: readonly AccessRequest[]): Html {
   if (requests.length === 0)
@@ -103,15 +107,34 @@ function collectedPage(
             </dd>
           </dl>
           <h3>Client configuration (mcpServers)</h3>
-          <pre id="client-${s.environment}" data-copy-source data-copy-label="Copy client block">
+          ${
+            s.mcpServers === null
+              ? html`<p class="alert" id="client-${s.environment}" role="alert">
+                  No gateway is configured for ${s.environment}: this portal does not know where
+                  ${s.environment} keys are used, so it shows no client block (the local gateway
+                  would refuse them). Ask an administrator for the ${s.environment} gateway’s URL,
+                  or to set
+                  <code>${gatewayUrlKey(s.environment)}</code>. Keep the key meanwhile: it is shown
+                  only once.
+                </p>`
+              : html`<pre
+                    id="client-${s.environment}"
+                    data-copy-source
+                    data-copy-label="Copy client block"
+                  >
 ${JSON.stringify(s.mcpServers, null, 2)}</pre>
+                  <p>
+                    Try a tool with this key: <a href="/portal/catalogue">open the catalogue</a> and
+                    choose “Try it”.
+                  </p>`
+          }
         </section>`,
     )}
     <p><a href="/portal/applications">Done: back to my applications</a></p>`;
   return page(portal.assets, { title: 'Your keys', session, body });
 }
 
-export function registerDeveloperPages(services: AdminServices) {
+export function registerDeveloperPages(services: AdminServices, config: FrozenConfig) {
   return (app: FastifyInstance, portal: PortalContext): void => {
     app.get('/applications', async (request, reply) => {
       const session = await portal.requireSession(request, reply);
@@ -142,12 +165,17 @@ export function registerDeveloperPages(services: AdminServices) {
     app.get('/request', async (request, reply) => {
       const session = await portal.requireSession(request, reply);
       if (session === null) return reply;
+      const catalogue = await loadDeveloperCatalogue(services, config);
+      // `?tools=NAME` (from a catalogue page) ticks those tools; names the catalogue lacks are ignored.
+      const picked = many(request.query as Record<string, string | string[]>, 'tools').filter(
+        (t) => catalogue.byName.has(t) || catalogue.products.some((p) => `product:${p.name}` === t),
+      );
       return portal.sendPage(
         reply,
         page(portal.assets, {
           title: 'Request access',
           session,
-          body: requestForm(session, EMPTY_FORM, {}),
+          body: requestForm(session, newRequestForm(session, picked), {}, catalogue),
         }),
       );
     });
@@ -156,7 +184,8 @@ export function registerDeveloperPages(services: AdminServices) {
       const ok = await portal.requireForm(request, reply);
       if (ok === null) return reply;
       const { session, form } = ok;
-      const { values, input, problems } = parseRequestForm(form);
+      const catalogue = await loadDeveloperCatalogue(services, config);
+      const { values, input, problems } = parseRequestForm(form, catalogue);
       let refusal: Refusal | undefined;
       if (Object.keys(problems).length > 0)
         refusal = { alert: 'Please correct the fields marked below.', fields: problems };
@@ -177,7 +206,7 @@ export function registerDeveloperPages(services: AdminServices) {
           title: 'Request access',
           session,
           alert: refusal.alert,
-          body: requestForm(session, values, refusal.fields),
+          body: requestForm(session, values, refusal.fields, catalogue),
         }),
         400,
       );

@@ -1,18 +1,22 @@
 // The access-request form: its values, how a submitted form becomes the service's input (with the
-// problems only the form can tell, like an empty field), and its markup with errors at their fields.
+// problems only the form can tell, like an empty field), and its markup with errors at their fields. The
+// tools are picked from the developer catalogue (products and tools as checkboxes); the server checks
+// every picked name against the catalogue again (issue 27).
 import type { AccessRequestInput } from '../../admin/access-requests.js';
 import { ENVIRONMENTS, type Environment } from '../../auth/subscriptions/types.js';
 import { html, type Html } from '../html.js';
 import { csrfField, field, groupError } from '../layout.js';
 import { many, one, type FormBody } from '../http-security.js';
 import type { PortalSession } from '../session-store.js';
+import { unknownNames, type DeveloperCatalogue } from '../catalogue/offered.js';
 
 export interface RequestFormValues {
   readonly application: string;
   readonly ownerName: string;
   readonly ownerEmail: string;
   readonly toolsMode: 'all' | 'some';
-  readonly tools: string;
+  /** Picked tool names and `product:NAME`s. */
+  readonly tools: readonly string[];
   readonly environments: readonly string[];
   readonly justification: string;
 }
@@ -22,13 +26,37 @@ export const EMPTY_FORM: RequestFormValues = {
   ownerName: '',
   ownerEmail: '',
   toolsMode: 'all',
-  tools: '',
+  tools: [],
   environments: ['development'],
   justification: '',
 };
 
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * A new form for the signed-in user: the owner prefilled from their sign-in (the e-mail address their
+ * token carries, else their name or subject), and the tools picked in the catalogue (`?tools=`), if any.
+ */
+export function newRequestForm(
+  session: PortalSession,
+  picked: readonly string[],
+): RequestFormValues {
+  const { name, subject } = session.actor;
+  const email = name !== undefined && EMAIL.test(name) ? name : '';
+  return {
+    ...EMPTY_FORM,
+    ownerName: name !== undefined && email === '' ? name : subject,
+    ownerEmail: email,
+    toolsMode: picked.length > 0 ? 'some' : 'all',
+    tools: picked,
+  };
+}
+
 /** The form as the service takes it, plus the problems the form itself can tell (field → message). */
-export function parseRequestForm(form: FormBody): {
+export function parseRequestForm(
+  form: FormBody,
+  catalogue: DeveloperCatalogue,
+): {
   values: RequestFormValues;
   input: AccessRequestInput;
   problems: Record<string, string>;
@@ -38,21 +66,30 @@ export function parseRequestForm(form: FormBody): {
     ownerName: one(form, 'owner.name').trim(),
     ownerEmail: one(form, 'owner.email').trim(),
     toolsMode: one(form, 'toolsMode') === 'some' ? 'some' : 'all',
-    tools: one(form, 'tools'),
+    tools: [
+      ...new Set(
+        many(form, 'tools')
+          .map((t) => t.trim())
+          .filter(Boolean),
+      ),
+    ],
     environments: many(form, 'environments'),
     justification: one(form, 'justification').trim(),
   };
-  const tools = values.tools
-    .split(/[\s,]+/)
-    .map((t) => t.trim())
-    .filter(Boolean);
   const problems: Record<string, string> = {};
   if (values.application === '') problems.application = 'Name the application.';
   if (values.ownerName === '') problems['owner.name'] = 'Name the owner.';
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.ownerEmail))
+  if (!EMAIL.test(values.ownerEmail))
     problems['owner.email'] = 'Enter the owner’s e-mail address, like team@example.com.';
-  if (values.toolsMode === 'some' && tools.length === 0)
-    problems.tools = 'List at least one tool, or choose all tools.';
+  if (values.toolsMode === 'some') {
+    const unknown = unknownNames(catalogue, values.tools);
+    if (values.tools.length === 0)
+      problems.tools = 'Pick at least one product or tool, or choose all approved tools.';
+    else if (unknown.length > 0)
+      problems.tools = `Not in the catalogue: ${unknown.join(', ')}. Pick products and tools from the list.`;
+  } else if (values.tools.length > 0)
+    problems.tools =
+      'You picked tools but chose “All approved tools”: choose “Only these tools”, or untick them.';
   const environments = values.environments.filter((e): e is Environment =>
     (ENVIRONMENTS as readonly string[]).includes(e),
   );
@@ -64,17 +101,56 @@ export function parseRequestForm(form: FormBody): {
     input: {
       application: values.application,
       owner: { name: values.ownerName, email: values.ownerEmail },
-      tools: values.toolsMode === 'all' ? 'all' : tools,
+      tools: values.toolsMode === 'all' ? 'all' : values.tools,
       environments,
       justification: values.justification,
     },
   };
 }
 
+function checkbox(id: string, value: string, checked: boolean, label: Html | string): Html {
+  return html`<div class="choice">
+    <input
+      type="checkbox"
+      id="${id}"
+      name="tools"
+      value="${value}"
+      ${checked ? html` checked` : null}
+    /><label for="${id}">${label}</label>
+  </div>`;
+}
+
+function toolChoices(catalogue: DeveloperCatalogue, picked: readonly string[]): Html {
+  if (catalogue.tools.length === 0) return html`<p class="muted">No tools are offered yet.</p>`;
+  return html`${
+      catalogue.products.length > 0
+        ? html`<p class="muted">Products (every tool of the product):</p>
+            ${catalogue.products.map((p) =>
+              checkbox(
+                `tool-product-${p.name}`,
+                `product:${p.name}`,
+                picked.includes(`product:${p.name}`),
+                html`product ${p.name} <span class="muted">(${p.tools.join(', ')})</span>`,
+              ),
+            )}`
+        : null
+    }
+    <p class="muted">Tools (<a href="/portal/catalogue">see the catalogue</a>):</p>
+    ${catalogue.tools.map((t) =>
+      checkbox(
+        `tool-${t.name}`,
+        t.name,
+        picked.includes(t.name),
+        html`${t.name} <span class="muted">(${t.securityClass})</span>`,
+      ),
+    )}`;
+}
+
 export function requestForm(
   session: PortalSession,
   values: RequestFormValues,
   errors: Readonly<Record<string, string>>,
+  catalogue: DeveloperCatalogue,
 ): Html {
   const envError = errors.environments;
   const toolsError = errors.tools;
@@ -87,7 +163,8 @@ ${field({ name: 'owner.email', label: 'Owner e-mail', type: 'email', value: valu
 <legend>Tools</legend>
 <input type="radio" id="tools-all" name="toolsMode" value="all"${values.toolsMode === 'all' ? html` checked` : null}><label for="tools-all">All approved tools</label>
 <input type="radio" id="tools-some" name="toolsMode" value="some"${values.toolsMode === 'some' ? html` checked` : null}><label for="tools-some">Only these tools</label>
-${field({ name: 'tools', label: 'Tool names (comma-separated, or product:NAME)', value: values.tools, error: toolsError })}
+${toolChoices(catalogue, values.tools)}
+${groupError('tools', toolsError)}
 </fieldset>
 <fieldset${envError ? html` aria-describedby="f-environments-error"` : null}>
 <legend>Environments</legend>

@@ -22,6 +22,11 @@ export interface QuoteDatesInput {
   readonly cutOff: string;
   readonly settlementDays: number;
   readonly crossBorderExtraDays: number;
+  /**
+   * An instant rail (SCT Inst, FedNow, Faster Payments): executed and settled within seconds of the
+   * request at any time of any day, so no cut-off rolls it to the next day and there is no CUT_OFF_TIME.
+   */
+  readonly instant?: boolean;
 }
 
 export interface FeeDate {
@@ -39,6 +44,19 @@ export interface QuoteDates {
 export function quoteDates(input: QuoteDatesInput): QuoteDates {
   const { calendar } = input;
   const tz = calendar.timeZone;
+  if (input.instant === true) {
+    const day = localTime(input.requested, tz).date;
+    const at = formatZoned(input.requested, tz);
+    return {
+      executionDate: day,
+      valueDate: day,
+      cutOff: input.requested,
+      dates: [
+        { dateType: 'EXECUTION_DATE', dateTime: at },
+        { dateType: 'VALUE_DATE', dateTime: at },
+      ],
+    };
+  }
   const cutOffMinutes = parseClock(input.cutOff);
   const local = localTime(input.requested, tz);
   let execution = onOrAfterBusinessDay(local.date, calendar);

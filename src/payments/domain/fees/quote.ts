@@ -7,13 +7,14 @@ import { minorUnit } from '../currencies.js';
 import { PaymentError, type FieldProblem } from '../errors.js';
 import type { FeeQuery, PaymentOrder } from '../payment-order.js';
 import { evaluate } from '../rules/rule.js';
-import { FIELD_RULES } from '../rules/table.js';
+import { FIELD_RULES, staleMessage } from '../rules/table.js';
 import { formatZoned } from './calendar.js';
 import { quoteDates } from './dates.js';
 import { channelOfMechanism, defaultChannel, KNOWN_MECHANISMS } from './mechanism.js';
 import { toMinorExact, fromMinor } from './money.js';
-import { convert, type Conversion, type RateTable } from './fx.js';
+import { convert, staleRate, type Conversion, type RateTable } from './fx.js';
 import { railClock, railOf } from './rails.js';
+import { EEA_COUNTRIES } from '../rules/schemes.js';
 import {
   computeFeeLines,
   explainFees,
@@ -167,12 +168,20 @@ export function quoteFees(query: FeeQuery, options: QuoteOptions): FeeQuery {
   const payee = bankSide(query, 'payeeBankReference', 'payeeAccountReference');
   const scope: Scope =
     payer.country && payee.country && payer.country !== payee.country ? 'CROSS_BORDER' : 'DOMESTIC';
+  // CBPR2: a cross-border euro payment inside the EU/EEA is priced (and routed) as a domestic one
+  // (decision: EU pricing and value dates of euro payments).
+  const cbpr2 =
+    scope === 'CROSS_BORDER' &&
+    railCurrency === 'EUR' &&
+    EEA_COUNTRIES.has(payer.country ?? '') &&
+    EEA_COUNTRIES.has(payee.country ?? '');
+  const pricingScope: Scope = cbpr2 ? 'DOMESTIC' : scope;
   const chargeBearer: ChargeBearer = query.chargeBearer ?? 'SHAR';
   const priority: Priority = query.priority ?? 'NORM';
   const mechanism = query.usedMechanism ?? options.mechanismHeader;
   const channel =
     (mechanism ? channelOfMechanism(mechanism) : undefined) ??
-    defaultChannel(payer.bank !== undefined && payer.bank === payee.bank, scope, priority);
+    defaultChannel(payer.bank !== undefined && payer.bank === payee.bank, pricingScope, priority);
   const tier = tierFor(fees, options.userId);
   const input: FeeInput = {
     amountMinor,
@@ -181,7 +190,7 @@ export function quoteFees(query: FeeQuery, options: QuoteOptions): FeeQuery {
     channel,
     priority,
     chargeBearer,
-    scope,
+    scope: pricingScope,
     ...(tier ? { tier } : {}),
   };
   const lines = computeFeeLines(fees.rules, input);
@@ -198,9 +207,13 @@ export function quoteFees(query: FeeQuery, options: QuoteOptions): FeeQuery {
     railCurrency,
     effective,
   );
+  // The SEPA schemes settle D+1 (SCT) or within seconds (SCT Inst) across their whole reach: no extra
+  // cross-border day on them.
+  const sepaRail = clock.rail === 'SEPA' || clock.rail === 'SEPA_INST';
   const computed = quoteDates({
     requested: effective,
-    scope,
+    scope: sepaRail ? 'DOMESTIC' : scope,
+    instant: clock.instant,
     calendar: clock.calendar,
     cutOff: clock.cutOff,
     settlementDays: clock.settlementDays,
@@ -217,6 +230,7 @@ export function quoteFees(query: FeeQuery, options: QuoteOptions): FeeQuery {
     rail: clock.rail,
     timeZone: clock.calendar.timeZone,
     scope,
+    ...(cbpr2 ? { pricedAs: 'DOMESTIC', regulation: 'CBPR2' } : {}),
     pricing: tier ? tier.name : 'LIST',
     totalDebtorCharges: sum('DEBTOR'),
     totalCreditorDeductions: sum('CREDITOR'),
@@ -269,6 +283,16 @@ function convertOrFail(
         pointer: '/amount/transferCurrency',
         code: 'EXCHANGE_RATE_UNAVAILABLE',
         message: `no exchange rate for ${from}/${to} (nor ${to}/${from}) in the rate source "${table.source}"`,
+      },
+    ]);
+  }
+  const stale = staleRate(table, from, to, options.now, fees.rates.maxAgeSeconds * 1000);
+  if (stale) {
+    throw new PaymentError('BUSINESS_RULE_VIOLATION', 'The fee query has 1 problem.', [
+      {
+        pointer: '/amount/transferCurrency',
+        code: 'EXCHANGE_RATE_STALE',
+        message: staleMessage(stale, fees.rates.maxAgeSeconds * 1000),
       },
     ]);
   }

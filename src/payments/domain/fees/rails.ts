@@ -37,6 +37,8 @@ export interface RailClock {
   /** Local cut-off, hh:mm. */
   readonly cutOff: string;
   readonly settlementDays: number;
+  /** An instant rail: no cut-off, settled within seconds at any time. */
+  readonly instant: boolean;
 }
 
 type Fees = DeepReadonly<FeesConfig>;
@@ -91,6 +93,7 @@ export function railClock(
       },
       cutOff: fees.cutOffTimes[channel],
       settlementDays: fees.settlementDays[channel],
+      instant: false,
     };
   }
   const r = fees.rails[rail];
@@ -103,5 +106,6 @@ export function railClock(
     },
     cutOff: r.cutOff,
     settlementDays: r.settlementDays,
+    instant: r.instant,
   };
 }

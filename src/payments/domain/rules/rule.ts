@@ -3,6 +3,7 @@
 // pointer of the field it is about; `applies` says whether it concerns the order at all and `check` what
 // is wrong. A pointer with a `{…}` part (a site: `{party}`, `{account}`, `{i}` …) stands for every place
 // the rule is checked; each finding names its site. docs/errors.md lists the table, tested both ways.
+import type { RateTable } from '../fees/fx.js';
 import type { PaymentOrder } from '../payment-order.js';
 import type { DirectoryFacts } from './directory-facts.js';
 
@@ -29,6 +30,18 @@ export type RuleCode =
   | 'SAME_ACCOUNT'
   | 'PAYER_ACCOUNT_NOT_OWNED'
   | 'INSUFFICIENT_FUNDS'
+  // go-live list (issue 26): funds in the account's currency, SEPA scheme rules, FX, ACH limits
+  | 'EXCHANGE_RATE_UNAVAILABLE'
+  | 'EXCHANGE_RATE_STALE'
+  | 'SEPA_CHARGE_BEARER'
+  | 'SEPA_NAME_TOO_LONG'
+  | 'SEPA_CHARACTER_SET'
+  | 'SEPA_REMITTANCE'
+  | 'SEPA_REFERENCE'
+  | 'TRANSFER_AMOUNT_MISMATCH'
+  | 'ACH_SAME_DAY_LIMIT'
+  | 'ACH_ACCOUNT_NUMBER'
+  | 'ACH_SEC_CODE'
   // The bank directory at acceptance (rules/directory.ts).
   | 'ROUTING_NUMBER_NOT_ON_RAIL'
   | 'ROUTING_NUMBER_SETTLEMENT_ONLY'
@@ -48,17 +61,22 @@ export type IsoReason =
   | 'AC01' // incorrect account number
   | 'AC03' // invalid creditor account number
   | 'AG01' // transaction forbidden
+  | 'AG03' // transaction type not supported
+  | 'AM02' // not allowed amount (above the maximum)
   | 'AM04' // insufficient funds
   | 'AM11' // invalid transaction currency
   | 'AM12' // invalid amount
   | 'BE01' // inconsistent with end customer
   | 'BE09' // invalid country
+  | 'CH16' // element content formally incorrect
   | 'CURR' // incorrect currency
   | 'DT01' // invalid date
   | 'RC01' // bank identifier incorrect
   | 'RC10' // invalid creditor agent clearing system member id
   | 'RR01' // missing debtor account or identification
   | 'RR03' // missing creditor name or address
+  | 'RR09' // invalid structured creditor reference
+  | 'RR10' // invalid character set
   | 'RR12'; // invalid identification
 
 /** A user's account as the payer rules see it (loaded at the edge). */
@@ -81,6 +99,11 @@ export interface RuleContext {
    * anonymous and stores nothing): there is no one whose ownership could be checked.
    */
   readonly payerAccounts?: readonly PayerAccount[] | undefined;
+  /**
+   * The service's exchange rates (loaded at the edge) and how old a rate may be: a payment in another
+   * currency than its payer account's is checked against the balance converted at these rates.
+   */
+  readonly rates?: { readonly table: RateTable; readonly maxAgeMs: number } | undefined;
   /**
    * What the bank directory says about the order's identifiers (loaded by the use case; issue 26, item
    * 2). Undefined: the directory is not consulted (fee quotes, pure unit tests).

@@ -18,6 +18,7 @@ const MECHANISMS: Readonly<Partial<Record<string, Scheme>>> = {
   FEDACH: 'ACH',
   NACHA: 'ACH',
   EPN: 'ACH',
+  SAME_DAY_ACH: 'ACH',
   FEDWIRE: 'FEDWIRE',
   FEDWIRE_FUNDS: 'FEDWIRE',
 };
@@ -30,6 +31,18 @@ export const SEPA_COUNTRIES: ReadonlySet<string> = new Set(
   (
     'AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK ' +
     'IS LI NO AD CH GB GI MC SM VA'
+  ).split(' '),
+);
+
+/**
+ * The EU and the EEA (IS, LI, NO), with the EU's outermost regions that have their own ISO country code
+ * (GF, GP, MQ, RE, YT, MF) and the Åland Islands (AX): where Regulation (EU) 2021/1230 (CBPR2) prices a
+ * cross-border euro payment as a domestic one.
+ */
+export const EEA_COUNTRIES: ReadonlySet<string> = new Set(
+  (
+    'AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK ' +
+    'IS LI NO GF GP MQ RE YT MF AX'
   ).split(' '),
 );
 

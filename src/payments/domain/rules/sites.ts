@@ -49,6 +49,16 @@ const DATE_TIMES = {
 /** `{bound}`: the end of a schedule, or its start when it has no end. */
 const BOUNDS = ['endDate', 'startDate'] as const;
 
+/** `{sepaText}`: the texts a SEPA credit transfer carries, each checked against its character set. */
+export const SEPA_TEXTS = [
+  'payerReference/involvedParty/partyName',
+  'payeeReference/involvedParty/partyName',
+  'interestedParties/{i}/partyName',
+  'paymentProcessingConfiguration/remittanceInfo/content',
+  'paymentInstructionReference/etoeIdentification',
+  'paymentInstructionReference/reference',
+] as const;
+
 /**
  * What each `{…}` part of a rule's pointer stands for (docs/errors.md lists it). `{i}`, in a pointer or in
  * one of these, is an index of the array.
@@ -59,6 +69,7 @@ export const SITES: Readonly<Record<string, readonly string[]>> = {
   period: PERIODS.map(([group, , end]) => `${group}/${end}`),
   dateTime: Object.entries(DATE_TIMES).flatMap(([group, keys]) => keys.map((k) => `${group}/${k}`)),
   bound: BOUNDS,
+  sepaText: SEPA_TEXTS,
 };
 
 /** Every party of the order (a reference without a party included: it has nothing to check). */

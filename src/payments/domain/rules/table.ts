@@ -4,14 +4,16 @@
 import { isValidBIC, isValidIBAN } from 'ibantools';
 import { parseRoutingNumber } from '../../directory/routing-number.js';
 import { isCountry } from '../countries.js';
-import { decimalsOf, isCurrency, minorUnit } from '../currencies.js';
+import { decimalsOf, isCurrency, minorUnit, notPayableBecause } from '../currencies.js';
 import type { Amount, PaymentOrder } from '../payment-order.js';
 import { scheduleOf } from '../payment-order.js';
-import { initialStatus } from '../record-conversion.js';
+import { costOf, rateEntryOf, staleRate } from '../fees/fx.js';
+import { toMinorRounded } from '../fees/money.js';
 import { nextExecutionFrom } from '../schedule.js';
 import { electronicIban, isIbanAccount, isUsRoutingNumber } from './identifiers.js';
 import { DIRECTORY_RULES } from './directory.js';
 import type { Finding, PayerAccount, Rule, RuleContext } from './rule.js';
+import { SCHEME_RULES } from './scheme-rules.js';
 import { currencyOf, label, schemesOf, SEPA_COUNTRIES } from './schemes.js';
 import { accountsOf, dateTimesOf, partiesOf, PERIODS } from './sites.js';
 
@@ -25,24 +27,34 @@ const payeeIdOf = (o: PaymentOrder) =>
   o.payeeAccountReference?.paymentInstructionAccount?.accountId;
 const today = (now: Date) => now.toISOString().slice(0, 10);
 
-/** A credit transfer unless the order says it is a debit (indicator, direct-debit service or method). */
+/**
+ * A credit transfer unless the order is a direct debit (direct-debit service or method). The
+ * `creditDebtIndicator` does not decide it: a payer's credit transfer is a debit of the payer's account,
+ * so DEBIT is no reason to drop the creditor (decision: the creditor is required whatever
+ * creditDebtIndicator says).
+ */
 function isCreditTransfer(o: PaymentOrder): boolean {
   const arrangement = o.paymentProcessingConfiguration?.paymentArrangement;
   return !(
-    o.paymentInstruction?.creditDebtIndicator === 'DEBIT' ||
-    arrangement?.serviceType === 'DIRECT_DEBIT_SERVICE' ||
-    arrangement?.paymentMethod === 'DD'
+    arrangement?.serviceType === 'DIRECT_DEBIT_SERVICE' || arrangement?.paymentMethod === 'DD'
   );
 }
+
+/** Whether the creditor (name and account) is required: every credit transfer, and any SEPA order. */
+const needsCreditor = (o: PaymentOrder, c: RuleContext): boolean =>
+  isCreditTransfer(o) || schemesOf(o, c.usedMechanism).has('SEPA');
 
 const incomplete = (what: string) =>
   `${what} is required: a payment order is always sent whole, with the accounts and the amount`;
 
-/** "not an active ISO 4217 currency" for a currency given but unknown. */
-const unknownCurrency = (code: string | undefined) =>
-  code !== undefined && !isCurrency(code)
+/** "not an active ISO 4217 currency" (or why the code is not payable) for a currency given but unknown. */
+function unknownCurrency(code: string | undefined): string | undefined {
+  if (code === undefined || isCurrency(code)) return undefined;
+  const why = notPayableBecause(code);
+  return why === undefined
     ? `${code} is not an active ISO 4217 currency`
-    : undefined;
+    : `${code} is ${why}, not a currency a payment can be made in`;
+}
 
 /** "too many decimals" for an amount in a known currency. */
 function tooPrecise(value: number | undefined, currency: string | undefined): string | undefined {
@@ -51,6 +63,31 @@ function tooPrecise(value: number | undefined, currency: string | undefined): st
   return decimalsOf(value) > digits
     ? `${currency} amounts take at most ${digits} decimal${digits === 1 ? '' : 's'}`
     : undefined;
+}
+
+/**
+ * The payer account and the payment's currency when they differ (a conversion is needed); not for a
+ * currency its scheme refuses (SCHEME_CURRENCY names that: the payment cannot exist in it anyway).
+ */
+function converting(
+  o: PaymentOrder,
+  c: RuleContext,
+): { account: PayerAccount; currency: string } | undefined {
+  const account = payerAccountOf(o, c);
+  const currency = amountOf(o)?.instructedCurrency;
+  const schemeRefuses = [...schemesOf(o, c.usedMechanism)].some((s) => currencyOf(s) !== currency);
+  return account &&
+    currency &&
+    isCurrency(currency) &&
+    currency !== account.currency &&
+    !schemeRefuses
+    ? { account, currency }
+    : undefined;
+}
+
+/** "the rate … fixed at … is older than …": names the pair and its asOf. */
+export function staleMessage(stale: { pair: string; asOf: string }, maxAgeMs: number): string {
+  return `the ${stale.pair} rate fixed at ${stale.asOf} is older than ${Math.round(maxAgeMs / 1000)} s (payments.fees.rates.maxAgeSeconds) and is not used`;
 }
 
 function payerAccountOf(o: PaymentOrder, c: RuleContext): PayerAccount | undefined {
@@ -92,7 +129,7 @@ const COMPLETENESS: readonly Rule[] = [
     code: 'PAYMENT_INCOMPLETE',
     isoReason: 'AC03',
     pointer: '/payeeAccountReference/paymentInstructionAccount/accountId',
-    applies: (o) => !isCreditTransfer(o), // a credit transfer's payee account: CREDITOR_REQUIRED
+    applies: (o, c) => !needsCreditor(o, c), // a credit transfer's payee account: CREDITOR_REQUIRED
     check: (o) => (payeeIdOf(o) === undefined ? incomplete('the payee account') : undefined),
   },
 ];
@@ -280,7 +317,7 @@ const ORDER_RULES: readonly Rule[] = [
     code: 'CREDITOR_REQUIRED',
     isoReason: 'RR03',
     pointer: '/payeeReference/involvedParty/partyName',
-    applies: isCreditTransfer,
+    applies: needsCreditor,
     check: (o) =>
       o.payeeReference?.involvedParty?.partyName === undefined
         ? 'a credit transfer needs its creditor: the name of the payee party'
@@ -290,7 +327,7 @@ const ORDER_RULES: readonly Rule[] = [
     code: 'CREDITOR_REQUIRED',
     isoReason: 'AC03',
     pointer: '/payeeAccountReference/paymentInstructionAccount/accountId',
-    applies: isCreditTransfer,
+    applies: needsCreditor,
     check: (o) =>
       payeeIdOf(o) === undefined
         ? "a credit transfer needs its creditor's account: the payee account id"
@@ -421,23 +458,65 @@ const ORDER_RULES: readonly Rule[] = [
         : `${iban} is not one of your accounts; pay from ${accounts.map((a) => a.accountId).join(', ')}`;
     },
   },
+  // Funds in every case (issue 26, item 1): immediate, scheduled and standing orders at acceptance, in the
+  // payer account's currency (the engine checks again at each execution). A payment in another currency
+  // is converted at the service's rates, which must exist and be fresh (decision: funds checked in the
+  // account's currency).
   {
-    // Only an immediate payment (it would be INITIATED) in the account's currency; the available balance
-    // counts the user's other pending payments.
+    code: 'EXCHANGE_RATE_UNAVAILABLE',
+    isoReason: 'CURR',
+    pointer: '/paymentInstruction/amount/instructedCurrency',
+    applies: (o, c) => converting(o, c) !== undefined,
+    check: (o, c) => {
+      const { account, currency } = converting(o, c) ?? {};
+      const table = c.rates?.table;
+      return table && account && currency && rateEntryOf(table, account.currency, currency)
+        ? undefined
+        : `no exchange rate for ${account?.currency ?? ''}/${currency ?? ''} (nor ${currency ?? ''}/${account?.currency ?? ''}): the funds of ${account?.accountId ?? ''} (${account?.currency ?? ''}) cannot be checked for a ${currency ?? ''} payment`;
+    },
+  },
+  {
+    code: 'EXCHANGE_RATE_STALE',
+    isoReason: 'CURR',
+    pointer: '/paymentInstruction/amount/instructedCurrency',
+    applies: (o, c) => converting(o, c) !== undefined && c.rates !== undefined,
+    check: (o, c) => {
+      const { account, currency } = converting(o, c) ?? {};
+      if (!account || !currency || !c.rates) return undefined;
+      const stale = staleRate(c.rates.table, account.currency, currency, c.now, c.rates.maxAgeMs);
+      return stale && staleMessage(stale, c.rates.maxAgeMs);
+    },
+  },
+  {
+    // The available balance counts the user's other pending payments (not the one being updated).
     code: 'INSUFFICIENT_FUNDS',
     isoReason: 'AM04',
     pointer: '/paymentInstruction/amount/instructedAmount',
-    applies: (o, c) => c.payerAccounts !== undefined && initialStatus(o, c.now) === 'INITIATED',
+    applies: (o, c) => c.payerAccounts !== undefined,
     check: (o, c) => {
       const account = payerAccountOf(o, c);
       const { instructedAmount: amount, instructedCurrency: currency } = amountOf(o) ?? {};
       const digits = currency === undefined ? undefined : minorUnit(currency);
-      if (!account || amount === undefined || currency !== account.currency || digits === undefined)
-        return undefined;
-      if (BigInt(Math.round(amount * 10 ** digits)) <= account.availableMinor) return undefined;
-      return `${currency} ${amount.toFixed(digits)} exceeds the available balance of ${currency} ${formatMinor(
+      const accountDigits = account ? minorUnit(account.currency) : undefined;
+      if (!account || amount === undefined || !currency || digits === undefined) return undefined;
+      if (accountDigits === undefined) return undefined;
+      const amountMinor = toMinorRounded(amount, digits);
+      let neededMinor = amountMinor;
+      if (currency !== account.currency) {
+        const table = c.rates?.table;
+        const cost =
+          table && costOf(table, account.currency, currency, amountMinor, accountDigits, digits);
+        if (cost === undefined) return undefined; // EXCHANGE_RATE_UNAVAILABLE names it
+        neededMinor = cost;
+      }
+      if (neededMinor <= account.availableMinor) return undefined;
+      const converted =
+        currency === account.currency
+          ? ''
+          : ` (${account.currency} ${formatMinor(neededMinor, accountDigits)} at the service's rate)`;
+      return `${currency} ${amount.toFixed(digits)}${converted} exceeds the available balance of ${account.currency} ${formatMinor(
         account.availableMinor,
-        digits,
+        accountDigits,
       )} on ${account.accountId}`;
     },
   },
@@ -448,6 +527,7 @@ export const RULES: readonly Rule[] = [
   ...COMPLETENESS,
   ...FIELD_RULES,
   ...ORDER_RULES,
+  ...SCHEME_RULES, // go-live list (issue 26): SEPA, FX, ACH (rules/scheme-rules.ts)
   // The bank directory at acceptance (issue 26, item 2): last, after every other rule.
   ...DIRECTORY_RULES,
 ];

@@ -11,6 +11,8 @@ import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fast
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { createDevIdp, type DevIdp } from '../../../../src/gateway/auth/dev-idp/idp.js';
 import { createAuthorizationServer } from '../../../../src/gateway/auth/dev-idp/authorization-server.js';
+import { openTestStore } from './store.js';
+import type { Database } from '../../../../src/shared/db/types.js';
 import {
   devAuthorizationRoutes,
   INTERACTION_SEGMENT,
@@ -29,12 +31,14 @@ describe('development authorization server', () => {
   let dir: string;
   let idp: DevIdp;
   let app: FastifyInstance;
+  let db: Database;
   const jar = new Map<string, string>();
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'tg-dev-as-'));
     idp = await createDevIdp({ dataDir: dir });
-    const provider = createAuthorizationServer({
+    const provider = await createAuthorizationServer({
+      db: (db = await openTestStore(dir, undefined, false)),
       issuer: ISSUER,
       idp,
       users: USERS,
@@ -50,6 +54,7 @@ describe('development authorization server', () => {
   });
   after(async () => {
     await app.close();
+    await db.close();
     await rm(dir, { recursive: true, force: true });
   });
 

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { createDevIdp, DEV_IDP_KEY_FILE } from '../../../../src/gateway/auth/dev-idp/idp.js';
 import { createAuthorizationServer } from '../../../../src/gateway/auth/dev-idp/authorization-server.js';
+import { openTestStore } from './store.js';
 import {
   devAuthorizationRoutes,
   INTERACTION_SEGMENT,
@@ -44,7 +45,8 @@ describe('development identity provider', () => {
     const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}/dev-idp`;
     const idp = await createDevIdp({ dataDir: dir });
     const users = [{ sub: 'alice' }];
-    const provider = createAuthorizationServer({
+    const provider = await createAuthorizationServer({
+      db: await openTestStore(dir),
       issuer,
       idp,
       users,
