@@ -209,6 +209,8 @@ describe('portal pages on the admin app (inject)', () => {
       assert.ok(!reload.body.includes(key as string), 'a key is shown once');
       assert.ok(reload.body.includes(`…${(key as string).slice(-4)}`), 'then masked');
     }
+    // Issue 27, words: times as people read them, a sentence starting with a capital.
+    assert.match(reload.body, /Collected \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC/);
     const again = await post(dev, `/portal/requests/${id}/keys`, {}, '/portal/applications');
     assert.equal(again.statusCode, 409);
     for (const [, , , key] of keys) assert.ok(!again.body.includes(key as string));
