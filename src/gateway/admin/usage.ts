@@ -4,7 +4,13 @@
 // gateway.usage.flushMs), so the newest seconds may be missing.
 import { Type, type Static } from '@sinclair/typebox';
 import type { Database } from '../../shared/db/types.js';
-import { UsageStore, WINDOW_MS, type UsageSummary, type UsageWindow } from '../usage/store.js';
+import {
+  UsageStore,
+  WINDOW_MS,
+  type UsagePoint,
+  type UsageSummary,
+  type UsageWindow,
+} from '../usage/store.js';
 import type { Actor } from './actor.js';
 import type { RotationDue } from './key-policy.js';
 import type { KeyView, SubscriptionView } from './views.js';
@@ -69,7 +75,7 @@ export class UsageService {
       tool: input.tool,
       now,
     });
-    const visible = new Map((await this.deps.subscriptionsOf(actor)).map((v) => [v.id, v]));
+    const visible = await this.visible(actor);
     // Admins see every row, also of subscriptions deleted since; developers only their own.
     if (actor.role !== 'admin' && actor.role !== 'system')
       rows = rows.filter((r) => visible.has(r.subscriptionId));
@@ -85,6 +91,34 @@ export class UsageService {
       }),
     };
   }
+
+  /** The same rows per interval, under the same visibility (developers: their own subscriptions). */
+  async series(actor: Actor, input: UsageQueryInput): Promise<UsageSeries> {
+    const window = input.window ?? 'hour';
+    const now = this.deps.now?.() ?? new Date();
+    let points = await this.store.series({
+      window,
+      subscriptionId: input.subscription,
+      tool: input.tool,
+      now,
+    });
+    if (actor.role !== 'admin' && actor.role !== 'system') {
+      const visible = await this.visible(actor);
+      points = points.filter((p) => visible.has(p.subscriptionId));
+    }
+    return { window, until: now.toISOString(), points };
+  }
+
+  private async visible(actor: Actor): Promise<Map<string, SubscriptionView>> {
+    return new Map((await this.deps.subscriptionsOf(actor)).map((v) => [v.id, v]));
+  }
+}
+
+/** Usage per interval (minutes over the hour, hours over the day), for the portal's charts. */
+export interface UsageSeries {
+  readonly window: UsageWindow;
+  readonly until: string;
+  readonly points: readonly UsagePoint[];
 }
 
 const DUE_ORDER: readonly RotationDue[] = ['ok', 'warn', 'expired'];

@@ -12,6 +12,11 @@ export interface PageInput {
   readonly notice?: string | undefined;
   /** A one-line failure shown above the body (role alert). */
   readonly alert?: string | undefined;
+  /**
+   * The navigation entry (its path) this page belongs to, marked aria-current="page"; by default the
+   * entry whose label is the title.
+   */
+  readonly current?: string | undefined;
 }
 
 const ADMIN_NAV: readonly [string, string][] = [
@@ -30,12 +35,30 @@ const DEVELOPER_NAV: readonly [string, string][] = [
   ['/portal/approvals', 'Approvals'],
 ];
 
+/** One navigation area (developer or admin): its label, and its links with the current one marked. */
+function navArea(
+  label: string,
+  links: readonly [string, string][],
+  current: string | undefined,
+): Html {
+  return html`<nav aria-label="${label}" class="area">
+    <span class="area-name" aria-hidden="true">${label}</span>
+    <ul>
+      ${links.map(
+        ([href, text]) =>
+          html`<li>
+            <a href="${href}" ${href === current ? html`aria-current="page"` : null}>${text}</a>
+          </li>`,
+      )}
+    </ul>
+  </nav>`;
+}
+
 export function page(assets: Assets, input: PageInput): Html {
-  const nav = input.session
-    ? input.session.actor.role === 'admin'
-      ? [...ADMIN_NAV, ...DEVELOPER_NAV]
-      : DEVELOPER_NAV
-    : [];
+  const admin = input.session?.actor.role === 'admin';
+  const current =
+    input.current ??
+    [...ADMIN_NAV, ...DEVELOPER_NAV].find(([, label]) => label === input.title)?.[0];
   return html`<!doctype html>
     <html lang="en">
       <head>
@@ -48,27 +71,22 @@ export function page(assets: Assets, input: PageInput): Html {
       <body>
         <a class="skip" href="#main">Skip to content</a>
         <header class="site">
-          <a href="/portal/"><strong>toolgate portal</strong></a>
-          ${
-            nav.length > 0
-              ? html`<nav aria-label="Main">
-                  <ul>
-                    ${nav.map(([href, label]) => html`<li><a href="${href}">${label}</a></li>`)}
-                  </ul>
-                </nav>`
-              : null
-          }
-          ${
-            input.session
-              ? html`<form method="post" action="/portal/sign-out">
-                  ${csrfField(input.session)}<span
-                    >${input.session.actor.name ?? input.session.actor.subject}
-                    (${input.session.actor.role})</span
-                  >
-                  <button type="submit">Sign out</button>
-                </form>`
-              : null
-          }
+          <div class="bar">
+            <a href="/portal/" class="brand"><strong>toolgate portal</strong></a>
+            ${
+              input.session
+                ? html`<form method="post" action="/portal/sign-out" class="who">
+                    ${csrfField(input.session)}<span
+                      >${input.session.actor.name ?? input.session.actor.subject}
+                      (${input.session.actor.role})</span
+                    >
+                    <button type="submit">Sign out</button>
+                  </form>`
+                : null
+            }
+          </div>
+          ${input.session ? navArea('Developer', DEVELOPER_NAV, current) : null}
+          ${admin ? navArea('Admin', ADMIN_NAV, current) : null}
         </header>
         <main id="main" tabindex="-1">
           <h1>${input.title}</h1>
@@ -125,7 +143,5 @@ export function statusBadge(status: string): Html {
   return html`<span class="status-${status}">${status}</span>`;
 }
 
-export function formatTime(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  return iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
-}
+/** Times as people read them (`26 Nov 2026, 03:37 UTC`): the one helper, in format.ts. */
+export { formatTime } from './format.js';

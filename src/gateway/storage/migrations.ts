@@ -94,4 +94,12 @@ ALTER TABLE gateway_catalogue_generation ADD COLUMN tool_counts TEXT`,
   held_at TEXT
 )`,
   },
+  {
+    version: 8,
+    name: 'usage latency range',
+    // The smallest and largest latency of each minute row (µs; NULL in rows recorded before): they bound
+    // the p50/p95 estimate (src/gateway/usage/histogram.ts), so one call's p50 = p95 = its latency.
+    up: `ALTER TABLE gateway_usage_minutes ADD COLUMN latency_min_us BIGINT;
+ALTER TABLE gateway_usage_minutes ADD COLUMN latency_max_us BIGINT`,
+  },
 ];

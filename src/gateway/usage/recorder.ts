@@ -54,7 +54,10 @@ export class UsageRecorder implements UsageEvents {
     row.requests++;
     if (outcome === 'error') row.errors++;
     row.latencyCount++;
-    row.latencySumUs += Math.max(0, latencyMs) * 1000;
+    const us = Math.round(Math.max(0, latencyMs) * 1000);
+    row.latencySumUs += us;
+    if (row.latencyMinUs === null || us < row.latencyMinUs) row.latencyMinUs = us;
+    if (row.latencyMaxUs === null || us > row.latencyMaxUs) row.latencyMaxUs = us;
     const bucket = bucketOf(latencyMs);
     row.buckets[bucket] = (row.buckets[bucket] ?? 0) + 1;
   }
@@ -133,6 +136,8 @@ export class UsageRecorder implements UsageEvents {
     row.latencySumUs += from.latencySumUs;
     for (let i = 0; i < BUCKETS; i++)
       row.buckets[i] = (row.buckets[i] ?? 0) + (from.buckets[i] ?? 0);
+    row.latencyMinUs = smaller(row.latencyMinUs, from.latencyMinUs);
+    row.latencyMaxUs = larger(row.latencyMaxUs, from.latencyMaxUs);
   }
 }
 
@@ -147,5 +152,12 @@ function emptyRow(minute: string, subscriptionId: string, tool: string): UsageRo
     latencyCount: 0,
     latencySumUs: 0,
     buckets: new Array<number>(BUCKETS).fill(0),
+    latencyMinUs: null,
+    latencyMaxUs: null,
   };
 }
+
+const smaller = (a: number | null, b: number | null) =>
+  a === null ? b : b === null ? a : Math.min(a, b);
+const larger = (a: number | null, b: number | null) =>
+  a === null ? b : b === null ? a : Math.max(a, b);

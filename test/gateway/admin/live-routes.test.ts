@@ -279,8 +279,11 @@ describe('tool, identity-provider and usage routes', () => {
         quotaRefusals: 1,
         errors: 1,
         latencyCount: 3,
-        latencySumUs: 30_000,
+        // Latencies of 6, 8 and 10 ms.
+        latencySumUs: 24_000,
         buckets: [3, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        latencyMinUs: 6_000,
+        latencyMaxUs: 10_000,
       },
     ]);
     const bad = await call('GET', '/usage?window=week');
@@ -295,7 +298,8 @@ describe('tool, identity-provider and usage routes', () => {
         requests: 3,
         quotaRefusals: 1,
         errors: 1,
-        latency: { count: 3, avgMs: 10, p50Ms: 5, p95Ms: 9.5 },
+        // Issue 27: p50/p95 estimated within the observed range [6, 10], not the bucket's [0, 10].
+        latency: { count: 3, avgMs: 8, p50Ms: 8, p95Ms: 9.8, minMs: 6, maxMs: 10 },
       },
     ]);
     const subscriptions = hour.body.subscriptions as {

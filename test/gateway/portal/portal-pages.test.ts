@@ -209,6 +209,8 @@ describe('portal pages on the admin app (inject)', () => {
       assert.ok(!reload.body.includes(key as string), 'a key is shown once');
       assert.ok(reload.body.includes(`…${(key as string).slice(-4)}`), 'then masked');
     }
+    // Issue 27, words: times as people read them, a sentence starting with a capital.
+    assert.match(reload.body, /Collected \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC/);
     const again = await post(dev, `/portal/requests/${id}/keys`, {}, '/portal/applications');
     assert.equal(again.statusCode, 409);
     for (const [, , , key] of keys) assert.ok(!again.body.includes(key as string));
@@ -304,6 +306,70 @@ describe('portal pages on the admin app (inject)', () => {
     const after = await services.subscriptions.get(id);
     assert.equal(after?.rateLimitPerMinute, 42);
     assert.deepEqual(after?.tools, ['getPayment', 'fetchBankDetails']);
+
+    // Issue 27: the tools read as chips (no text input on the list); the limits have their own page,
+    // with the catalogue's tools as checkboxes.
+    const listed = await get(admin, '/portal/admin/subscriptions');
+    assert.match(listed.body, /<ul class="chips">\s*<li><code>getPayment<\/code><\/li>/);
+    assert.doesNotMatch(listed.body, /name="tools"/);
+    assert.match(listed.body, /42 \/ min/);
+    const edit = await get(admin, `/portal/admin/subscriptions/${id}`);
+    assert.equal(edit.statusCode, 200);
+    assert.match(edit.body, /id="tool-getPayment"\s+name="tools"\s+value="getPayment"\s+checked/);
+    assert.match(edit.body, /id="tool-listPayments"\s+name="tools"\s+value="listPayments"\s+\/>/);
+    const widened = await post(
+      admin,
+      `/portal/admin/subscriptions/${id}/limits`,
+      { rateLimitPerMinute: '42', toolsMode: 'all', tools: ['getPayment'] },
+      `/portal/admin/subscriptions/${id}`,
+    );
+    assert.equal(widened.statusCode, 303, widened.body);
+    assert.equal((await services.subscriptions.get(id))?.tools, null, 'all approved tools');
+
+    // Destructive actions are confirmed first: the first post only asks.
+    const before = (await get(admin, '/portal/admin/subscriptions')).body;
+    const rotateAsked = await post(
+      admin,
+      `/portal/admin/subscriptions/${id}/keys/primary/rotate`,
+      {},
+      '/portal/admin/subscriptions',
+    );
+    assert.equal(rotateAsked.statusCode, 200);
+    assert.match(rotateAsked.body, /Rotate the primary key of .*\?/);
+    assert.doesNotMatch(rotateAsked.body, /tgk_[A-Za-z0-9]{8}/, 'no new key yet');
+    const masked = (body: string) => body.match(/tgk_…[A-Za-z0-9]{4}/g)?.join(' ');
+    assert.equal(masked((await get(admin, '/portal/admin/subscriptions')).body), masked(before));
+    const rotated = await post(
+      admin,
+      `/portal/admin/subscriptions/${id}/keys/primary/rotate`,
+      { confirm: 'yes' },
+      '/portal/admin/subscriptions',
+    );
+    assert.equal(rotated.statusCode, 200, rotated.body);
+    assert.match(rotated.body, /<code class="secret"[^>]*>tgk_[A-Za-z0-9]+<\/code>/);
+    assert.notEqual(
+      masked((await get(admin, '/portal/admin/subscriptions')).body),
+      masked(before),
+      'the confirmed rotation replaced the key',
+    );
+    const asked = await post(
+      admin,
+      `/portal/admin/subscriptions/${id}/revoke`,
+      {},
+      '/portal/admin/subscriptions',
+    );
+    assert.equal(asked.statusCode, 200);
+    assert.match(asked.body, /Revoke .* \(.*\)\?/);
+    assert.match(asked.body, /<input type="hidden" name="confirm" value="yes" \/>/);
+    assert.equal((await services.subscriptions.get(id))?.status, 'suspended', 'not revoked yet');
+    const revoked = await post(
+      admin,
+      `/portal/admin/subscriptions/${id}/revoke`,
+      { confirm: 'yes' },
+      '/portal/admin/subscriptions',
+    );
+    assert.equal(revoked.statusCode, 303);
+    assert.equal((await services.subscriptions.get(id))?.status, 'revoked');
   });
 
   test('tools: the admin revokes a tool from the portal; developers cannot open the page', async () => {
@@ -314,10 +380,22 @@ describe('portal pages on the admin app (inject)', () => {
     assert.match(usage.body, /No calls in the last day/);
     assert.match(usage.body, /<option value="day"\s+selected>/);
     const admin = await signIn(adminToken);
+    // Issue 27: the tools are a list (one row each, linked) and each has a page with its form.
     const page = await get(admin, '/portal/admin/tools');
     assert.equal(page.statusCode, 200);
-    assert.match(page.body, /getPayment/);
-    assert.match(page.body, /<label for="getPayment-approval">Approval<\/label/);
+    assert.match(
+      page.body,
+      /<a href="\/portal\/admin\/tools\/getPayment"><code>getPayment<\/code><\/a>/,
+    );
+    assert.doesNotMatch(page.body, /<form method="post" action="\/portal\/admin\/tools\//);
+    assert.match(page.body, /<a href="\/portal\/admin\/tools" aria-current="page">Tools<\/a>/);
+    assert.match(page.body, /user-scoped/, 'the security class as the docs name it');
+    assert.doesNotMatch(page.body, /user_scoped|user-scope\b/);
+    const detail = await get(admin, '/portal/admin/tools/getPayment');
+    assert.equal(detail.statusCode, 200);
+    assert.match(detail.body, /<label for="getPayment-approval">Approval<\/label/);
+    assert.match(detail.body, /<a href="\/portal\/admin\/tools" aria-current="page">Tools<\/a>/);
+    assert.equal((await get(admin, '/portal/admin/tools/noSuchTool')).statusCode, 404);
     const changed = await post(
       admin,
       '/portal/admin/tools/getPayment',
@@ -439,7 +517,9 @@ describe('portal pages on the admin app (inject)', () => {
       ),
     );
     const admin = await signIn(adminToken);
-    const page = await get(admin, '/portal/admin/tools');
+    const list = await get(admin, '/portal/admin/tools');
+    assert.match(list.body, /<strong>Held back<\/strong>: 1 tool changed/);
+    const page = await get(admin, `/portal/admin/tools/${approved.name}`);
     assert.match(page.body, /<strong>Held back<\/strong>/);
     const line =
       /<code>~ \/description: &quot;The description that was approved&quot; → &quot;([^<]*)&quot;<\/code>/.exec(

@@ -152,6 +152,41 @@ async function exerciseStore(db: Database): Promise<void> {
   assert.equal(summary?.errors, 2);
   assert.equal(summary?.quotaRefusals, 2);
   assert.equal(summary?.latency.avgMs, 156);
+  // Issue 27: the range is kept across replicas' upserts and bounds p50/p95.
+  assert.equal(summary?.latency.minMs, 12);
+  assert.equal(summary?.latency.maxMs, 300);
+  assert.ok((summary?.latency.p95Ms ?? 0) <= 300);
+  // The time series: per minute over the hour, per hour over the day.
+  const minutes = await store.series({ window: 'hour', now: new Date(now) });
+  assert.deepEqual(
+    minutes.map((p) => [p.at, p.requests, p.errors, p.quotaRefusals]),
+    [[minuteOf(now), 4, 2, 2]],
+  );
+  const hours = await store.series({ window: 'day', now: new Date(now) });
+  assert.deepEqual(
+    hours.map((p) => [p.at, p.requests, p.latency.minMs, p.latency.maxMs]),
+    [['2026-11-25T10:00:00.000Z', 4, 12, 300]],
+  );
+  // A row recorded before the range was kept (NULL range) turns the bound off for its group.
+  await db.execute(
+    `INSERT INTO gateway_usage_minutes (minute, subscription_id, tool, requests, quota_refusals, errors,
+       latency_count, latency_sum_us, h0) VALUES ($1, 'sub_old', 'getPayment', 1, 0, 0, 1, 4000, 1)`,
+    [minuteOf(now)],
+  );
+  const [old] = await store.summarise({
+    window: 'hour',
+    subscriptionId: 'sub_old',
+    now: new Date(now),
+  });
+  assert.deepEqual(old?.latency, {
+    count: 1,
+    avgMs: 4,
+    p50Ms: 5,
+    p95Ms: 9.5,
+    minMs: null,
+    maxMs: null,
+  });
+  await db.execute(`DELETE FROM gateway_usage_minutes WHERE subscription_id = 'sub_old'`);
   // Two hours later: outside the hour, inside the day.
   now += 2 * 3_600_000;
   assert.equal((await store.summarise({ window: 'hour', now: new Date(now) })).length, 0);

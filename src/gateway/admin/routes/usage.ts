@@ -37,6 +37,8 @@ const UsageReportSchema = Type.Object({
         avgMs: Milliseconds,
         p50Ms: Milliseconds,
         p95Ms: Milliseconds,
+        minMs: Milliseconds,
+        maxMs: Milliseconds,
       }),
     }),
   ),

@@ -3,7 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AdminServices } from '../../admin/services.js';
 import type { AuditEntry, AuditQuery } from '../../admin/audit-log.js';
-import { html } from '../html.js';
+import { html, type Html } from '../html.js';
+import { auditDiff } from '../audit-diff.js';
 import { field, formatTime, page } from '../layout.js';
 import type { PortalContext } from '../plugin.js';
 
@@ -18,9 +19,22 @@ function queryOf(raw: Record<string, unknown>, limit: number): AuditQuery {
   return query as AuditQuery;
 }
 
-function change(entry: AuditEntry): string {
-  const show = (v: unknown) => (v === undefined || v === null ? '—' : JSON.stringify(v));
-  return `${show(entry.before)} → ${show(entry.after)}`;
+/** Before → after as one line per changed path (old value struck, new value inserted); it wraps. */
+function change(entry: AuditEntry): Html {
+  const lines = auditDiff(entry.before, entry.after);
+  if (lines.length === 0) return html`<span class="muted">No recorded change</span>`;
+  const path = (p: string) => (p === '' ? null : html`<code class="path">${p}</code>: `);
+  return html`<ul class="diff">
+    ${lines.map((l) =>
+      l.kind === 'changed'
+        ? html`<li>${path(l.path)}<del>${l.before}</del> → <ins>${l.after}</ins></li>`
+        : l.kind === 'added'
+          ? html`<li>${path(l.path)}<ins>${l.after}</ins> <span class="muted">(added)</span></li>`
+          : html`<li>
+              ${path(l.path)}<del>${l.before}</del> <span class="muted">(removed)</span>
+            </li>`,
+    )}
+  </ul>`;
 }
 
 export function registerAdminAuditPages(services: AdminServices) {
@@ -44,7 +58,7 @@ export function registerAdminAuditPages(services: AdminServices) {
               : `Hash chain broken at entry ${verification.brokenAt ?? '?'}.`
           }
         </p>
-        <form method="get" action="/portal/admin/audit">
+        <form method="get" action="/portal/admin/audit" class="filters">
           ${FILTERS.map((name) =>
             field({
               name,
@@ -52,20 +66,20 @@ export function registerAdminAuditPages(services: AdminServices) {
                 actor: 'Actor (subject)',
                 action: 'Action',
                 target: 'Target (type:id or id)',
-                since: 'Since (ISO time)',
-                until: 'Until (ISO time)',
+                since: 'Since (ISO 8601, UTC)',
+                until: 'Until (ISO 8601, UTC)',
               }[name],
               value: typeof raw[name] === 'string' ? (raw[name] as string) : '',
             }),
           )}
-          <p>
+          <p class="actions">
             <button type="submit">Filter</button>
             <a href="/portal/admin/audit/export${exportQuery ? `?${exportQuery}` : ''}"
               >Export as JSON lines</a
             >
           </p>
         </form>
-        <table>
+        <table class="stack audit">
           <thead>
             <tr>
               <th scope="col">#</th>
@@ -80,14 +94,14 @@ export function registerAdminAuditPages(services: AdminServices) {
             ${entries.map(
               (e) =>
                 html`<tr>
-                  <td>${e.seq}</td>
-                  <td>${formatTime(e.at)}</td>
-                  <td>
+                  <td data-label="#">${e.seq}</td>
+                  <td data-label="When">${formatTime(e.at)}</td>
+                  <td data-label="Who">
                     ${e.actor.subject} <span class="muted">(${e.actor.role}, ${e.actor.via})</span>
                   </td>
-                  <td><code>${e.action}</code></td>
-                  <td>${e.target.type}:${e.target.id}</td>
-                  <td><code>${change(e)}</code></td>
+                  <td data-label="Action"><code>${e.action}</code></td>
+                  <td data-label="Target"><code>${e.target.type}:${e.target.id}</code></td>
+                  <td data-label="Before → after">${change(e)}</td>
                 </tr>`,
             )}
           </tbody>

@@ -212,7 +212,7 @@ function rulesTable(current: PolicySet): Html {
             <td>${rule.effect}</td>
             <td><code>${rule.when}</code></td>
             <td>
-              ${rule.role ? html`approver role <code>${rule.role}</code>. ` : null}
+              ${rule.role ? html`Approver role <code>${rule.role}</code>. ` : null}
               ${
                 rule.budget
                   ? `${rule.budget.limit} per ${rule.budget.scope} per ${rule.budget.period}. `

@@ -371,7 +371,12 @@ export function registerCataloguePages(
       if (tool === undefined) return notOffered(portal, session, reply, name);
       return portal.sendPage(
         reply,
-        page(portal.assets, { title: tool.name, session, body: toolBody(tool) }),
+        page(portal.assets, {
+          title: tool.name,
+          session,
+          current: '/portal/catalogue',
+          body: toolBody(tool),
+        }),
       );
     });
 
@@ -387,6 +392,7 @@ export function registerCataloguePages(
         page(portal.assets, {
           title: `Try ${tool.name}`,
           session,
+          current: '/portal/catalogue',
           body: tryItBody(session, tool, config, values, {}, null),
         }),
       );
@@ -436,6 +442,7 @@ export function registerCataloguePages(
         page(portal.assets, {
           title: `Try ${tool.name}`,
           session,
+          current: '/portal/catalogue',
           alert: failed ? 'Please correct the fields marked below.' : undefined,
           body: tryItBody(session, tool, config, values, problems, outcome),
         }),

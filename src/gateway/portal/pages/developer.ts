@@ -50,7 +50,7 @@ function requestsTable(session: PortalSession, requests: readonly AccessRequest[
                 r.status !== 'approved'
                   ? '—'
                   : r.keysCollectedAt !== null
-                    ? html`collected ${formatTime(r.keysCollectedAt)}`
+                    ? html`Collected ${formatTime(r.keysCollectedAt)}`
                     : html`<form method="post" action="/portal/requests/${r.id}/keys">
                         ${csrfField(session)}<button
                           type="submit"

@@ -1,11 +1,52 @@
-// Subscriptions with their masked keys and key age under the rotation policy; the admin variant adds
-// the actions (suspend, resume, revoke, rotate).
-import type { SubscriptionView } from '../../admin/views.js';
+// Subscriptions with their tools (as chips), masked keys (never broken across lines) and key age under the
+// rotation policy; the admin variant adds the actions: suspend or resume, edit limits, and the destructive
+// ones (revoke, rotate a key) styled as such and confirmed on a page of their own. Below 48 rem the table
+// stacks (each row a card, each cell labelled), so the page never scrolls sideways (decision: portal
+// tables stack on narrow screens).
+import type { KeyView, SubscriptionView } from '../../admin/views.js';
 import { html, type Html } from '../html.js';
 import { csrfField, formatTime, statusBadge } from '../layout.js';
 import type { PortalSession } from '../session-store.js';
 
-const ROTATION_TEXT = { ok: 'ok', warn: 'rotate soon', expired: 'rotation overdue' } as const;
+const ROTATION_TEXT = { ok: 'in date', warn: 'rotate soon', expired: 'rotation overdue' } as const;
+
+/** Tool names as chips; "all approved tools" when the subscription is not narrowed. */
+export function toolChips(tools: readonly string[] | null): Html {
+  if (tools === null) return html`<span class="muted">All approved tools</span>`;
+  if (tools.length === 0) return html`<span class="muted">None</span>`;
+  return html`<ul class="chips">
+    ${tools.map((t) => html`<li><code>${t}</code></li>`)}
+  </ul>`;
+}
+
+function keyLine(session: PortalSession, s: SubscriptionView, k: KeyView, admin: boolean): Html {
+  return html`<li>
+    <span class="slot">${k.slot === 'primary' ? 'Primary' : 'Secondary'}</span>
+    <code class="key">${k.masked}</code>
+    <span class="muted"
+      >${k.ageDays} ${k.ageDays === 1 ? 'day' : 'days'} old,
+      <span class="rotation-${k.rotationDue}">${ROTATION_TEXT[k.rotationDue]}</span>; last used
+      ${k.lastUsedAt === null ? 'never' : formatTime(k.lastUsedAt)}</span
+    >
+    ${
+      admin && s.status !== 'revoked'
+        ? html`<form
+            method="post"
+            action="/portal/admin/subscriptions/${s.id}/keys/${k.slot}/rotate"
+            class="inline"
+          >
+            ${csrfField(session)}<button
+              type="submit"
+              class="secondary small"
+              aria-label="Rotate ${k.slot} key of ${s.application} ${s.environment}"
+            >
+              Rotate…
+            </button>
+          </form>`
+        : null
+    }
+  </li>`;
+}
 
 export function subscriptionsTable(
   session: PortalSession,
@@ -13,15 +54,14 @@ export function subscriptionsTable(
   options: { admin: boolean },
 ): Html {
   if (subscriptions.length === 0) return html`<p>No subscriptions yet.</p>`;
-  return html`<table>
+  return html`<table class="stack">
     <thead>
       <tr>
         <th scope="col">Application</th>
-        <th scope="col">Environment</th>
         <th scope="col">Status</th>
         <th scope="col">Tools</th>
-        <th scope="col">Quota / min</th>
-        <th scope="col">Keys (age, last use)</th>
+        <th scope="col">Quota</th>
+        <th scope="col">Keys</th>
         ${options.admin ? html`<th scope="col">Actions</th>` : null}
       </tr>
     </thead>
@@ -29,46 +69,31 @@ export function subscriptionsTable(
       ${subscriptions.map(
         (s) =>
           html`<tr>
-            <td>${s.application}</td>
-            <td>${s.environment}</td>
-            <td>${statusBadge(s.status)}</td>
-            <td>${s.tools === null ? 'all approved tools' : s.tools.join(', ')}</td>
-            <td>${s.rateLimitPerMinute ?? 'default'}</td>
-            <td>
+            <th scope="row" data-label="Application">
+              ${s.application}
+              <div class="muted">${s.environment}</div>
+            </th>
+            <td data-label="Status">${statusBadge(s.status)}</td>
+            <td data-label="Tools">${toolChips(s.tools)}</td>
+            <td data-label="Quota">
+              ${s.rateLimitPerMinute === null ? 'Default' : `${s.rateLimitPerMinute} / min`}
+            </td>
+            <td data-label="Keys">
               ${
                 s.keys.length === 0
-                  ? html`<span class="muted">not collected yet</span>`
-                  : html`<ul>
-                      ${s.keys.map(
-                        (k) =>
-                          html`<li>
-                            ${k.slot}: <code>${k.masked}</code>, ${k.ageDays} days old
-                            <span class="rotation-${k.rotationDue}"
-                              >(${ROTATION_TEXT[k.rotationDue]})</span
-                            >, last used
-                            ${formatTime(k.lastUsedAt)}${
-                              options.admin && s.status !== 'revoked'
-                                ? html` <form
-                                    method="post"
-                                    action="/portal/admin/subscriptions/${s.id}/keys/${k.slot}/rotate"
-                                    class="inline"
-                                  >
-                                    ${csrfField(session)}<button
-                                      type="submit"
-                                      class="secondary"
-                                      aria-label="Rotate ${k.slot} key of ${s.application} ${s.environment}"
-                                    >
-                                      Rotate
-                                    </button>
-                                  </form>`
-                                : null
-                            }
-                          </li>`,
-                      )}
+                  ? html`<span class="muted">Not collected yet</span>`
+                  : html`<ul class="keys">
+                      ${s.keys.map((k) => keyLine(session, s, k, options.admin))}
                     </ul>`
               }
             </td>
-            ${options.admin ? html`<td><div class="actions">${actions(session, s)}</div></td>` : null}
+            ${
+              options.admin
+                ? html`<td data-label="Actions">
+                    <div class="actions">${actions(session, s)}</div>
+                  </td>`
+                : null
+            }
           </tr>`,
       )}
     </tbody>
@@ -77,40 +102,21 @@ export function subscriptionsTable(
 
 function actions(session: PortalSession, s: SubscriptionView): Html {
   const label = `${s.application} ${s.environment}`;
-  const button = (action: string, text: string, danger = false) =>
+  const button = (action: string, verb: string, kind: 'secondary' | 'danger') =>
     html`<form method="post" action="/portal/admin/subscriptions/${s.id}/${action}">
-      ${csrfField(session)}<button
-        type="submit"
-        ${danger ? html` class="danger"` : null}
-        aria-label="${text} ${label}"
-      >
-        ${text}
+      ${csrfField(session)}<button type="submit" class="${kind}" aria-label="${verb} ${label}">
+        ${verb}${kind === 'danger' ? '…' : ''}
       </button>
     </form>`;
-  if (s.status === 'revoked') return html`<span class="muted">none</span>`;
-  return html`${s.status === 'active' ? button('suspend', 'Suspend') : button('resume', 'Resume')}${button('revoke', 'Revoke', true)}${limitsForm(session, s)}`;
-}
-
-/** Quota and tools of one subscription (empty: the gateway's default quota, every approved tool). */
-function limitsForm(session: PortalSession, s: SubscriptionView): Html {
-  return html`<form method="post" action="/portal/admin/subscriptions/${s.id}/limits">
-    ${csrfField(session)}
-    <label for="${s.id}-rateLimitPerMinute">Quota / min</label>
-    <input
-      type="number"
-      min="1"
-      id="${s.id}-rateLimitPerMinute"
-      name="rateLimitPerMinute"
-      value="${s.rateLimitPerMinute ?? ''}"
-    />
-    <label for="${s.id}-tools">Tools</label>
-    <input type="text" id="${s.id}-tools" name="tools" value="${s.tools?.join(', ') ?? ''}" />
-    <button
-      type="submit"
-      class="secondary"
-      aria-label="Save limits of ${s.application} ${s.environment}"
-    >
-      Save limits
-    </button>
-  </form>`;
+  if (s.status === 'revoked') return html`<span class="muted">None: revoked</span>`;
+  return html`<a
+      class="button secondary"
+      href="/portal/admin/subscriptions/${s.id}"
+      aria-label="Edit limits of ${label}"
+      >Edit limits</a
+    >${
+      s.status === 'active'
+        ? button('suspend', 'Suspend', 'secondary')
+        : button('resume', 'Resume', 'secondary')
+    }${button('revoke', 'Revoke', 'danger')}`;
 }
