@@ -1,0 +1,177 @@
+// Issue 26, "Done when": "From `npm start` a newcomer creates a payment through an MCP client, runs the
+// engine to its execution date (documented command), and sees the status, the history and alice's balance
+// change." This follows docs/payments-engine.md, "Walk-through: a payment that executes", step by step,
+// against the real programs: `toolgate start` as a user runs it (both services, the printed client
+// configuration: URL, subscription key and alice's token), the TypeScript SDK v2 client
+// (@modelcontextprotocol/client) for every MCP call, and the documented command
+// `toolgate payments engine run --until <ISO> --json` run as its own process on the same data folder.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { demoForFile, runCli } from '../helpers/process.js';
+
+const demo = demoForFile('toolgate-walkthrough-');
+
+interface ToolResult {
+  readonly isError?: boolean;
+  readonly content: unknown;
+  readonly structuredContent?: unknown;
+}
+
+/** Structured content of a successful tool result (the test fails with the tool's text otherwise). */
+function ok<T>(result: ToolResult, what: string): T {
+  assert.notEqual(result.isError, true, `${what}: ${JSON.stringify(result.content)}`);
+  assert.ok(result.structuredContent !== undefined, `${what}: no structuredContent`);
+  return result.structuredContent as T;
+}
+
+interface Balance {
+  readonly items: { accountId: string; bookedBalance: number; availableBalance: number }[];
+}
+interface Payment {
+  readonly paymentInstructionReference: { identification: string; status: string };
+}
+interface History {
+  readonly items: {
+    kind: string;
+    fromStatus: string | null;
+    toStatus: string | null;
+    isoStatus?: string | null;
+    actor?: string;
+  }[];
+}
+interface Transactions {
+  readonly items: { id: string; creditDebitIndicator: string; amount: number; status: string }[];
+}
+interface EngineRun {
+  readonly until: string;
+  readonly steps: {
+    paymentId: string;
+    action: string;
+    from: string;
+    to: string;
+    at: string;
+    isoStatus?: string;
+  }[];
+  readonly failures: unknown[];
+}
+
+test('issue 26 done-when: the documented walk-through — createPayment over MCP (SCHEDULED), `toolgate payments engine run --until` a week on, then COMPLETED with ACSP/ACSC in the history and alice 100 EUR poorer', async () => {
+  const client = new Client(
+    { name: 'toolgate-e2e-walkthrough', version: '1.0.0' },
+    { versionNegotiation: { mode: 'auto' } },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(demo.printed.url), {
+      requestInit: { headers: demo.printed.headers },
+    }),
+  );
+  try {
+    // "alice's account: EUR 5,000.00"
+    const before = ok<Balance>(
+      await client.callTool({ name: 'getMyAccountBalance', arguments: {} }),
+      'getMyAccountBalance',
+    );
+    const account = before.items[0];
+    assert.ok(account, 'alice has an account');
+    assert.deepEqual([account.bookedBalance, account.availableBalance], [5000, 5000]);
+    const iban = account.accountId;
+
+    // "EUR 100 to another bank, to be executed tomorrow: SCHEDULED" (TOMORROW = tomorrow 09:00Z)
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const created = ok<Payment>(
+      await client.callTool({
+        name: 'createPayment',
+        arguments: {
+          body: {
+            payerAccountReference: { paymentInstructionAccount: { accountId: iban } },
+            payeeReference: { involvedParty: { partyName: 'Ada Lovelace' } },
+            payeeAccountReference: {
+              paymentInstructionAccount: { accountId: 'DE02120300000000202051' },
+            },
+            paymentInstruction: {
+              amount: { instructedAmount: 100, instructedCurrency: 'EUR' },
+              paymentDates: { requestedExecutionDate: `${tomorrow}T09:00:00Z` },
+            },
+          },
+        },
+      }),
+      'createPayment',
+    );
+    const id = created.paymentInstructionReference.identification;
+    assert.match(id, /^PO-/);
+    // "getPayment shows it SCHEDULED"
+    const scheduled = ok<Payment>(
+      await client.callTool({ name: 'getPayment', arguments: { externalReferenceNo: id } }),
+      'getPayment (before the engine)',
+    );
+    assert.equal(scheduled.paymentInstructionReference.status, 'SCHEDULED');
+
+    // "Let a week pass for the engine": the documented command, its own process, the demo's data folder.
+    const until = new Date(Date.now() + 7 * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const run = await runCli(['payments', 'engine', 'run', '--until', until, '--json'], demo.env);
+    assert.equal(run.code, 0, run.stderr);
+    const report = JSON.parse(run.stdout) as EngineRun;
+    assert.deepEqual(report.failures, []);
+    const mine = report.steps.filter((s) => s.paymentId === id);
+    assert.deepEqual(
+      mine.map((s) => [s.action, s.from, s.to, s.isoStatus]),
+      [
+        ['EXECUTE', 'SCHEDULED', 'PENDING', 'ACSP'],
+        ['SETTLE', 'PENDING', 'COMPLETED', 'ACSC'],
+      ],
+    );
+    // Executed on or after the requested date, settled after the execution, both before --until.
+    const [execute, settle] = mine;
+    assert.ok(execute && settle);
+    assert.ok(Date.parse(execute.at) >= Date.parse(`${tomorrow}T09:00:00Z`), execute.at);
+    assert.ok(Date.parse(settle.at) > Date.parse(execute.at), settle.at);
+    assert.ok(Date.parse(settle.at) <= Date.parse(until), settle.at);
+
+    // "getPayment → COMPLETED"
+    const done = ok<Payment>(
+      await client.callTool({ name: 'getPayment', arguments: { externalReferenceNo: id } }),
+      'getPayment (after the engine)',
+    );
+    assert.equal(done.paymentInstructionReference.status, 'COMPLETED');
+
+    // "getPaymentHistory → [STATUS_CHANGED PENDING COMPLETED ACSC] [STATUS_CHANGED SCHEDULED PENDING ACSP]
+    //  [CREATED null SCHEDULED null]", newest first.
+    const history = ok<History>(
+      await client.callTool({ name: 'getPaymentHistory', arguments: { externalReferenceNo: id } }),
+      'getPaymentHistory',
+    );
+    assert.deepEqual(
+      history.items.map((h) => [h.kind, h.fromStatus ?? null, h.toStatus, h.isoStatus ?? null]),
+      [
+        ['STATUS_CHANGED', 'PENDING', 'COMPLETED', 'ACSC'],
+        ['STATUS_CHANGED', 'SCHEDULED', 'PENDING', 'ACSP'],
+        ['CREATED', null, 'SCHEDULED', null],
+      ],
+    );
+
+    // "getMyAccountBalance → [4900,4900]"
+    const after = ok<Balance>(
+      await client.callTool({ name: 'getMyAccountBalance', arguments: {} }),
+      'getMyAccountBalance (after)',
+    );
+    const same = after.items.find((a) => a.accountId === iban);
+    assert.ok(same);
+    assert.deepEqual([same.bookedBalance, same.availableBalance], [4900, 4900]);
+
+    // "getMyTransactionHistory → [PO-… DEBIT 100 BOOKED] [opening-balance CREDIT 5000 BOOKED]"
+    const transactions = ok<Transactions>(
+      await client.callTool({ name: 'getMyTransactionHistory', arguments: {} }),
+      'getMyTransactionHistory',
+    );
+    assert.deepEqual(
+      transactions.items.map((t) => [t.id, t.creditDebitIndicator, t.amount, t.status]),
+      [
+        [id, 'DEBIT', 100, 'BOOKED'],
+        ['opening-balance', 'CREDIT', 5000, 'BOOKED'],
+      ],
+    );
+  } finally {
+    await client.close();
+  }
+});
