@@ -7,10 +7,23 @@
 // `toolgate payments engine run --until <ISO> --json` run as its own process on the same data folder.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { demoForFile, runCli } from '../helpers/process.js';
 
 const demo = demoForFile('toolgate-walkthrough-');
+
+async function connect(headers: Record<string, string>): Promise<Client> {
+  const client = new Client(
+    { name: 'toolgate-e2e-walkthrough', version: '1.0.0' },
+    { versionNegotiation: { mode: 'auto' } },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(demo.printed.url), { requestInit: { headers } }),
+  );
+  return client;
+}
 
 interface ToolResult {
   readonly isError?: boolean;
@@ -57,15 +70,24 @@ interface EngineRun {
 }
 
 test('issue 26 done-when: the documented walk-through — createPayment over MCP (SCHEDULED), `toolgate payments engine run --until` a week on, then COMPLETED with ACSP/ACSC in the history and alice 100 EUR poorer', async () => {
-  const client = new Client(
-    { name: 'toolgate-e2e-walkthrough', version: '1.0.0' },
-    { versionNegotiation: { mode: 'auto' } },
-  );
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(demo.printed.url), {
-      requestInit: { headers: demo.printed.headers },
-    }),
-  );
+  // The printed client configuration (what a newcomer pastes into an MCP client) …
+  const client = await connect(demo.printed.headers);
+  // … and the walk-through's own credentials, obtained as it says:
+  // KEY=$(jq -r .subscriptionKey data/demo-secrets.json); TOKEN=$(npx toolgate token --sub alice)
+  const secrets = JSON.parse(
+    readFileSync(join(demo.scratch, 'data', 'demo-secrets.json'), 'utf8'),
+  ) as { subscriptionKey: string };
+  // (The demo here listens on a free port, not 8080: the token's issuer and audience follow the gateway's
+  // address, so the command is told the port the gateway bound, as `npm start`'s fixed port tells it.)
+  const minted = await runCli(['token', '--sub', 'alice'], {
+    ...demo.env,
+    TOOLGATE_GATEWAY_PORT: new URL(demo.printed.url).port,
+  });
+  assert.equal(minted.code, 0, minted.stderr);
+  const documented = await connect({
+    'Ocp-Apim-Subscription-Key': secrets.subscriptionKey,
+    Authorization: `Bearer ${minted.stdout.trim()}`,
+  });
   try {
     // "alice's account: EUR 5,000.00"
     const before = ok<Balance>(
@@ -128,9 +150,10 @@ test('issue 26 done-when: the documented walk-through — createPayment over MCP
     assert.ok(Date.parse(settle.at) > Date.parse(execute.at), settle.at);
     assert.ok(Date.parse(settle.at) <= Date.parse(until), settle.at);
 
+    // From here on, the walk-through's own KEY and TOKEN: the same user, so the same payment and account.
     // "getPayment → COMPLETED"
     const done = ok<Payment>(
-      await client.callTool({ name: 'getPayment', arguments: { externalReferenceNo: id } }),
+      await documented.callTool({ name: 'getPayment', arguments: { externalReferenceNo: id } }),
       'getPayment (after the engine)',
     );
     assert.equal(done.paymentInstructionReference.status, 'COMPLETED');
@@ -138,7 +161,10 @@ test('issue 26 done-when: the documented walk-through — createPayment over MCP
     // "getPaymentHistory → [STATUS_CHANGED PENDING COMPLETED ACSC] [STATUS_CHANGED SCHEDULED PENDING ACSP]
     //  [CREATED null SCHEDULED null]", newest first.
     const history = ok<History>(
-      await client.callTool({ name: 'getPaymentHistory', arguments: { externalReferenceNo: id } }),
+      await documented.callTool({
+        name: 'getPaymentHistory',
+        arguments: { externalReferenceNo: id },
+      }),
       'getPaymentHistory',
     );
     assert.deepEqual(
@@ -152,7 +178,7 @@ test('issue 26 done-when: the documented walk-through — createPayment over MCP
 
     // "getMyAccountBalance → [4900,4900]"
     const after = ok<Balance>(
-      await client.callTool({ name: 'getMyAccountBalance', arguments: {} }),
+      await documented.callTool({ name: 'getMyAccountBalance', arguments: {} }),
       'getMyAccountBalance (after)',
     );
     const same = after.items.find((a) => a.accountId === iban);
@@ -161,7 +187,7 @@ test('issue 26 done-when: the documented walk-through — createPayment over MCP
 
     // "getMyTransactionHistory → [PO-… DEBIT 100 BOOKED] [opening-balance CREDIT 5000 BOOKED]"
     const transactions = ok<Transactions>(
-      await client.callTool({ name: 'getMyTransactionHistory', arguments: {} }),
+      await documented.callTool({ name: 'getMyTransactionHistory', arguments: {} }),
       'getMyTransactionHistory',
     );
     assert.deepEqual(
@@ -173,5 +199,6 @@ test('issue 26 done-when: the documented walk-through — createPayment over MCP
     );
   } finally {
     await client.close();
+    await documented.close();
   }
 });
