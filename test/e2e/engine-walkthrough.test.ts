@@ -202,3 +202,96 @@ test('issue 26 done-when: the documented walk-through — createPayment over MCP
     await documented.close();
   }
 });
+
+test('issue 26 walk-through, its last paragraph: paying another demo user (bob, by his IBAN) is a book transfer the engine executes, and bob’s balance grows by the amount', async () => {
+  const port = new URL(demo.printed.url).port;
+  const tokenFor = async (sub: string) => {
+    const minted = await runCli(['token', '--sub', sub], {
+      ...demo.env,
+      TOOLGATE_GATEWAY_PORT: port,
+    });
+    assert.equal(minted.code, 0, minted.stderr);
+    return minted.stdout.trim();
+  };
+  const key = demo.printed.headers['Ocp-Apim-Subscription-Key'] ?? '';
+  const alice = await connect(demo.printed.headers);
+  // "getMyAccountBalance with their token, npx toolgate token --sub bob"
+  const bob = await connect({
+    'Ocp-Apim-Subscription-Key': key,
+    Authorization: `Bearer ${await tokenFor('bob')}`,
+  });
+  try {
+    const balanceOf = async (client: Client) => {
+      const first = ok<Balance>(
+        await client.callTool({ name: 'getMyAccountBalance', arguments: {} }),
+        'getMyAccountBalance',
+      ).items[0];
+      assert.ok(first);
+      return first;
+    };
+    const aliceBefore = await balanceOf(alice);
+    const bobBefore = await balanceOf(bob);
+    assert.notEqual(aliceBefore.accountId, bobBefore.accountId);
+
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const id = ok<Payment>(
+      await alice.callTool({
+        name: 'createPayment',
+        arguments: {
+          body: {
+            payerAccountReference: {
+              paymentInstructionAccount: { accountId: aliceBefore.accountId },
+            },
+            payeeReference: { involvedParty: { partyName: 'Bob' } },
+            payeeAccountReference: {
+              paymentInstructionAccount: { accountId: bobBefore.accountId },
+            },
+            paymentInstruction: {
+              amount: { instructedAmount: 250, instructedCurrency: 'EUR' },
+              paymentDates: { requestedExecutionDate: `${tomorrow}T09:00:00Z` },
+            },
+          },
+        },
+      }),
+      'createPayment to bob',
+    ).paymentInstructionReference.identification;
+
+    const until = new Date(Date.now() + 7 * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const run = await runCli(['payments', 'engine', 'run', '--until', until, '--json'], demo.env);
+    assert.equal(run.code, 0, run.stderr);
+    const steps = (JSON.parse(run.stdout) as EngineRun).steps.filter((s) => s.paymentId === id);
+    // A book transfer settles the instant it executes: both transitions at one moment, 20:00 Frankfurt.
+    assert.deepEqual(
+      steps.map((s) => [s.action, s.to, s.isoStatus]),
+      [
+        ['EXECUTE', 'PENDING', 'ACSP'],
+        ['SETTLE', 'COMPLETED', 'ACSC'],
+      ],
+    );
+    assert.equal(steps[0]?.at, steps[1]?.at);
+    const frankfurt = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Europe/Berlin',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(new Date(steps[0]?.at ?? ''));
+    assert.equal(frankfurt, '20:00');
+
+    const aliceAfter = await balanceOf(alice);
+    const bobAfter = await balanceOf(bob);
+    assert.equal(aliceAfter.bookedBalance, aliceBefore.bookedBalance - 250);
+    assert.equal(bobAfter.bookedBalance, bobBefore.bookedBalance + 250);
+    assert.equal(bobAfter.availableBalance, bobBefore.availableBalance + 250);
+    const bobsEntries = ok<Transactions>(
+      await bob.callTool({ name: 'getMyTransactionHistory', arguments: {} }),
+      'getMyTransactionHistory (bob)',
+    ).items;
+    assert.deepEqual(
+      bobsEntries.map((t) => [t.id, t.creditDebitIndicator, t.amount, t.status])[0],
+      [id, 'CREDIT', 250, 'BOOKED'],
+    );
+  } finally {
+    await alice.close();
+    await bob.close();
+  }
+});
