@@ -118,7 +118,7 @@ function withValidators(
   if (etag !== undefined)
     result.content.push({
       type: 'text',
-      text: `ETag: ${etag} (send it, quotes included, as If-Match to change this version only)`,
+      text: `ETag: ${etag} (send it${etag.includes('"') ? ', quotes included,' : ''} as If-Match to change this version only)`,
     });
   return result;
 }

@@ -167,6 +167,16 @@ test('issue 27 trap 4: an empty or plain-text 2xx keeps its ETag too; an error s
   assert.match(empty.content[1]?.text ?? '', /^ETag: "v4" /);
   const text = mapOutcome(withHeaders(200, 'done', { etag: '"t"' }, 'text/plain'), opts);
   assert.deepEqual(text._meta, { [META_HTTP]: { etag: '"t"' } });
+  assert.equal(
+    text.content[1]?.text,
+    'ETag: "t" (send it, quotes included, as If-Match to change this version only)',
+  );
+  // An unquoted tag (some backends send one) is passed on as it is, without the note on quotes.
+  const bare = mapOutcome(withHeaders(200, '{}', { etag: 'abc123' }), opts);
+  assert.equal(
+    bare.content[1]?.text,
+    'ETag: abc123 (send it as If-Match to change this version only)',
+  );
   // A 412's current version is in its problem details (currentETag), not in a header the gateway keeps.
   const stale = mapOutcome(
     withHeaders(
