@@ -11,6 +11,13 @@ export type BackendOutcome =
       readonly status: number;
       readonly contentType: string;
       readonly body: string;
+      /**
+       * The response's `ETag` and `Last-Modified` headers as received (absent when not sent): the
+       * validators an agent needs for a conditional request (decision: response validators reach the
+       * agent). No other response header is kept.
+       */
+      readonly etag?: string;
+      readonly lastModified?: string;
     }
   | {
       readonly kind: 'failure';
@@ -71,6 +78,7 @@ export class BackendClient {
       let settled = false;
       let status = 0;
       let contentType = '';
+      let validators: { etag?: string; lastModified?: string } = {};
       let size = 0;
       const chunks: Buffer[] = [];
       const finish = (outcome: BackendOutcome): void => {
@@ -107,6 +115,7 @@ export class BackendClient {
           status = statusCode;
           const type = headers['content-type'];
           contentType = Array.isArray(type) ? (type[0] ?? '') : (type ?? '');
+          validators = validatorsOf(headers);
           const declared = Number(headers['content-length']);
           if (Number.isFinite(declared) && declared > max) stop(tooLarge(max));
         },
@@ -121,7 +130,7 @@ export class BackendClient {
             chunks.length === 1
               ? (chunks[0] as Buffer).toString('utf8')
               : Buffer.concat(chunks).toString('utf8');
-          finish({ kind: 'response', status, contentType, body });
+          finish({ kind: 'response', status, contentType, body, ...validators });
         },
         // After the gateway's own abort (timeout, size cap) the outcome is already settled.
         onResponseError: (_c, error) => finish(classifyFailure(error, this.settings.timeouts)),
@@ -146,6 +155,19 @@ export class BackendClient {
   destroy(): Promise<void> {
     return this.pool.destroy(new GatewayShutdown());
   }
+}
+
+/** The `ETag` and `Last-Modified` of a response, each only when sent once (a repeated one is ambiguous). */
+function validatorsOf(headers: Record<string, string | string[] | undefined>): {
+  etag?: string;
+  lastModified?: string;
+} {
+  const out: { etag?: string; lastModified?: string } = {};
+  const etag = headers.etag;
+  if (typeof etag === 'string') out.etag = etag;
+  const lastModified = headers['last-modified'];
+  if (typeof lastModified === 'string') out.lastModified = lastModified;
+  return out;
 }
 
 /** The reason the gateway gives undici when it abandons a request itself (timeout or size cap). */

@@ -56,8 +56,9 @@ export interface paths {
     /**
      * Get one payment order
      * @description Returns the current payment record for `externalReferenceNo`, including its status
-     *     (`paymentInstructionReference.status`). The `ETag` response header carries the record's
-     *     version; send it as `If-Match` to updatePayment to avoid overwriting a concurrent change.
+     *     (`paymentInstructionReference.status`). The `ETag` (response header; the `ETag:` line of a tool
+     *     result) carries the record's version; send it as `If-Match` to updatePayment to avoid overwriting a
+     *     concurrent change.
      *     Answers 404 when no payment with that reference belongs to the caller.
      */
     get: operations['getPayment'];

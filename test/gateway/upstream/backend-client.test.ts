@@ -38,6 +38,16 @@ const server: Server = createServer((req, res) => {
     });
     return;
   }
+  if (req.url === '/versioned') {
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      etag: '"v7"',
+      'last-modified': 'Sun, 06 Nov 1994 08:49:37 GMT',
+      location: '/elsewhere',
+    });
+    res.end('{"v":7}');
+    return;
+  }
   if (req.url === '/declared-too-large') {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': MAX * 4 });
     res.write('x'.repeat(MAX * 2)); // never finishes: the client must not wait for the rest
@@ -124,6 +134,20 @@ test('a normal JSON answer comes back with status, content type and body text', 
     status: 200,
     contentType: 'application/json',
     body: '{"ok":true,"path":"/ok"}',
+  });
+  await c.close();
+});
+
+test('issue 27 trap 4: the ETag and Last-Modified response headers come back with the answer, no other header does', async () => {
+  const c = client();
+  const outcome = await c.send(get('/versioned'));
+  assert.deepEqual(outcome, {
+    kind: 'response',
+    status: 200,
+    contentType: 'application/json',
+    body: '{"v":7}',
+    etag: '"v7"',
+    lastModified: 'Sun, 06 Nov 1994 08:49:37 GMT',
   });
   await c.close();
 });
