@@ -71,7 +71,10 @@ export async function openSharedStore(
   // Seeded on Monday 5 January 2026 at 09:00 UTC: every payment was due that evening, long ago.
   const config = loadConfig({
     env: {},
-    overrides: { payments: { identity: { sharedSecret: GATEWAY_SECRET } } },
+    // The seed sends many identical orders on purpose (as test/payments/harness.ts): no duplicate check.
+    overrides: {
+      payments: { identity: { sharedSecret: GATEWAY_SECRET }, duplicates: { windowSeconds: 0 } },
+    },
   });
   const { logger } = createLogger({ level: 'warn', destination: new LogCapture() });
   const app = await buildPaymentsApp({
