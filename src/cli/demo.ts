@@ -57,7 +57,7 @@ interface DemoSecrets {
 
 /**
  * How long the demo's sample user token lives, and how much of that must remain for `start` to print the
- * kept one again rather than a new one (decision: what a newcomer pastes). 30 days: the pasted block works
+ * kept one again rather than a new one (docs/decisions.md, D-293). 30 days: the pasted block works
  * across days and restarts; in its last week a start prints a fresh one while the old still works.
  */
 export const DEMO_TOKEN_TTL_SECONDS = 30 * 86_400;

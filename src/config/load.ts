@@ -78,7 +78,7 @@ export function reconfigure(config: FrozenConfig, change: (draft: Config) => voi
 
 /**
  * Every relative file path the configuration file names is resolved from the file's folder, like its
- * `dataDir` (decision: paths in the configuration file are relative to its folder): the backends'
+ * `dataDir` (docs/decisions.md, D-295): the backends'
  * `openapi.file` and `payments.fees.rates.file`. A path given by a caller (overrides) stays as given.
  * The names of the shipped payment documents (`src/payments/openapi/…`) keep naming the package's own
  * documents unless the file's folder holds a file of that name.

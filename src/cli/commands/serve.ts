@@ -272,7 +272,7 @@ export function readableTime(iso: string): string {
 }
 
 /**
- * The demo's access in the banner (decision: what a newcomer pastes): first the block with the key and
+ * The demo's access in the banner (docs/decisions.md, D-293): first the block with the key and
  * alice's development token, which works in any client at once and keeps working across restarts for 30
  * days; then the key-only block, with which the client signs its user in through OAuth and refreshes
  * the token itself.

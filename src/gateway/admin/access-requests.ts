@@ -98,7 +98,7 @@ export interface AccessRequestDeps {
   readonly audit: AuditSink;
   /**
    * The MCP endpoint a client of each environment uses (for the `mcpServers` block); null when the
-   * environment has no gateway configured (decision: Gateway URL per environment).
+   * environment has no gateway configured (docs/decisions.md, D-299).
    */
   readonly mcpUrl: (environment: Environment) => string | null;
   readonly clock?: () => Date;

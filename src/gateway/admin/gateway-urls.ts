@@ -2,7 +2,7 @@
 // and for the portal's "Try it" calls (issue 27, trap 5). An environment's URL is `admin.mcpUrls.<env>`;
 // the environment this deployment serves (`environment`) falls back to this deployment's own MCP URL;
 // any other environment without a URL has no gateway: null, never the local gateway's URL, which would
-// refuse its keys (decision: Gateway URL per environment).
+// refuse its keys (docs/decisions.md, D-299).
 import type { Environment } from '../auth/subscriptions/types.js';
 
 export interface GatewayUrlSettings {

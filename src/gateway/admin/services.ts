@@ -101,7 +101,7 @@ async function policyToolOf(tools: ToolSettingsService, name: string) {
   };
 }
 
-/** Where each environment's gateway is, as configuration says (decision: Gateway URL per environment). */
+/** Where each environment's gateway is, as configuration says (docs/decisions.md, D-299). */
 export function gatewayUrlSettings(config: FrozenConfig): GatewayUrlSettings {
   return {
     served: config.environment,

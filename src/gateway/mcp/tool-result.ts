@@ -1,8 +1,7 @@
 // Backend outcome → MCP CallToolResult. 2xx JSON: structuredContent + the same JSON as text; a 2xx body
 // that should be JSON and is not: isError. 4xx/5xx: isError with the status and the backend's problem
 // details. Failures: isError with a plain explanation. A 2xx answer's `ETag` / `Last-Modified` go into
-// `_meta["io.toolgate/http"]`, and the ETag also into a short text line after the body (decision: response
-// validators reach the agent).
+// `_meta["io.toolgate/http"]`, and the ETag also into a short text line after the body (docs/decisions.md, D-306).
 // Backend addresses never reach the client.
 import { MAX_JSON_DEPTH, jsonNestingExceeds } from '../../shared/json-depth.js';
 import { reasonPhrase } from '../../shared/http/status.js';

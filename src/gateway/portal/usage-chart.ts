@@ -1,5 +1,4 @@
-// Usage over time as two server-rendered SVG charts per subscription and tool (decision: usage charts as
-// server-side SVG): calls per interval (stacked: succeeded, errors, quota refusals) and latency (p50 and
+// Usage over time as two server-rendered SVG charts per subscription and tool (docs/decisions.md, D-303): calls per interval (stacked: succeeded, errors, quota refusals) and latency (p50 and
 // p95 lines). Each chart has a title and a description naming the totals, and the same numbers follow as a
 // table, so nothing is only a picture. Intervals are minutes over the last hour, hours over the last day;
 // intervals without calls are drawn empty (latency: a gap). Pure: points in, markup out.

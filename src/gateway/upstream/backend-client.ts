@@ -13,8 +13,7 @@ export type BackendOutcome =
       readonly body: string;
       /**
        * The response's `ETag` and `Last-Modified` headers as received (absent when not sent): the
-       * validators an agent needs for a conditional request (decision: response validators reach the
-       * agent). No other response header is kept.
+       * validators an agent needs for a conditional request (docs/decisions.md, D-306). No other response header is kept.
        */
       readonly etag?: string;
       readonly lastModified?: string;

@@ -1,6 +1,6 @@
 // The latency histogram kept per subscription, tool and minute: ten fixed buckets (upper bounds in ms,
 // the last one open), small enough to add up in SQL and to estimate p50/p95 from, plus the smallest and
-// largest latency observed, which bound the estimate (decision: percentiles bounded by the observed range).
+// largest latency observed, which bound the estimate (docs/decisions.md, D-302).
 // Pure.
 
 /** Upper bounds (ms, inclusive) of buckets h0..h8; h9 holds everything slower. */

@@ -116,7 +116,7 @@ test('a backend answer nested deeper than 64 levels is not parsed: a 2xx becomes
 });
 
 // Issue 27, trap 4 ("The ETag is invisible"): a 2xx answer's ETag reaches the agent, in `_meta` and in a
-// text line; structuredContent stays the backend's body (decision: response validators reach the agent).
+// text line; structuredContent stays the backend's body (docs/decisions.md, D-306).
 const withHeaders = (
   status: number,
   body: string,

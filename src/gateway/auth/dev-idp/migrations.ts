@@ -2,7 +2,7 @@
 // docs/storage-schema.md): oidc-provider's models — registered clients, grants, sessions, interactions,
 // authorization codes, refresh tokens — one row each, plus the key that signs its cookies, so a restart
 // or another replica on the same database changes nothing for a signed-in client
-// (decision: the development authorization server keeps its state in the gateway database).
+// (docs/decisions.md, D-294).
 import type { Migration } from '../../../shared/db/migrations.js';
 
 export const devIdpMigrations: readonly Migration[] = [

@@ -60,7 +60,7 @@ const RUNTIME_WARNING = 'oidc-provider WARNING: Unsupported runtime';
  * Imports the authorization server with oidc-provider's one "Unsupported runtime" line (printed on
  * stderr, in red, when Node.js is not an LTS line it supports: Node 20, or a current release) replaced by
  * one log entry at info level that says what it means and what to do; every other warning passes as it
- * is (decision: supported Node.js lines).
+ * is (docs/decisions.md, D-296).
  */
 async function importAuthorizationServer(
   log: FastifyBaseLogger,

@@ -2,8 +2,7 @@
 // database (SQLite or PostgreSQL, table dev_idp_entries): every model — clients, grants, sessions, codes,
 // refresh tokens, interactions — one row, never returned once expired and purged in passing. A client that
 // saved its registration (Inspector, mcp-remote) and its refresh token keeps working across a restart and
-// on every replica sharing the database (decision: the development authorization server keeps its state
-// in the gateway database). The cookie-signing key lives in the same table, so a sign-in started on one
+// on every replica sharing the database (docs/decisions.md, D-294). The cookie-signing key lives in the same table, so a sign-in started on one
 // process finishes on another.
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../../../shared/db/types.js';

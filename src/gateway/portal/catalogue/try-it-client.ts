@@ -1,7 +1,7 @@
 // "Try it": one tool call through a gateway's own MCP endpoint, as an MCP client makes it over plain
 // HTTP — initialize, notifications/initialized, tools/call — with the developer's subscription key and,
 // when given, their user token. The key and token go only into these requests' headers: never stored,
-// never logged, never put in the answer (decision: Try it calls through the gateway). Bounded: one
+// never logged, never put in the answer (docs/decisions.md, D-300). Bounded: one
 // deadline for the whole exchange, and each response body read up to a size limit.
 import type { JsonObject } from '../../catalogue/types.js';
 

@@ -1,7 +1,6 @@
 // Admin view: every subscription with its tools, masked keys, key age under the rotation policy, and the
 // actions (suspend, resume; edit the quota and tools on a page of their own; revoke, rotate a key — both
-// destructive, so each asks for confirmation first (decision: destructive portal actions confirmed on a
-// page); a rotated key's new value is shown once).
+// destructive, so each asks for confirmation first (docs/decisions.md, D-304); a rotated key's new value is shown once).
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AdminServices } from '../../admin/services.js';
 import { AdminError } from '../../admin/errors.js';

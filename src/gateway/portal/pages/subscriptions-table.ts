@@ -1,8 +1,7 @@
 // Subscriptions with their tools (as chips), masked keys (never broken across lines) and key age under the
 // rotation policy; the admin variant adds the actions: suspend or resume, edit limits, and the destructive
 // ones (revoke, rotate a key) styled as such and confirmed on a page of their own. Below 48 rem the table
-// stacks (each row a card, each cell labelled), so the page never scrolls sideways (decision: portal
-// tables stack on narrow screens).
+// stacks (each row a card, each cell labelled), so the page never scrolls sideways (docs/decisions.md, D-305).
 import type { KeyView, SubscriptionView } from '../../admin/views.js';
 import { html, type Html } from '../html.js';
 import { csrfField, formatTime, statusBadge } from '../layout.js';
