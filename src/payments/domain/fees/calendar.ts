@@ -1,5 +1,6 @@
 // Business days in a configured IANA time zone: weekends, holiday lists, and conversion between an
-// instant and the local date / clock time (DST-safe through Intl).
+// instant and the local date / clock time (DST-safe through Intl: src/shared/time-zone.ts).
+import { zonedDateTime, zoneOffsetMs } from '../../../shared/time-zone.js';
 
 export interface BusinessCalendar {
   readonly timeZone: string;
@@ -14,54 +15,17 @@ export interface LocalTime {
   readonly minutes: number;
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
-function parts(instant: Date, timeZone: string): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const p of formatter(timeZone).formatToParts(instant)) {
-    if (p.type !== 'literal') out[p.type] = Number(p.value);
-  }
-  return out;
-}
-
 /** Offset of the zone from UTC at `instant`, in minutes (east positive). */
 export function offsetMinutes(instant: Date, timeZone: string): number {
-  const p = parts(instant, timeZone);
-  const asUtc = Date.UTC(
-    p.year ?? 0,
-    (p.month ?? 1) - 1,
-    p.day ?? 1,
-    p.hour ?? 0,
-    p.minute ?? 0,
-    p.second ?? 0,
-  );
-  return Math.round((asUtc - Math.floor(instant.getTime() / 1000) * 1000) / 60000);
+  return Math.round(zoneOffsetMs(instant.getTime(), timeZone) / 60000);
 }
 
 export function localTime(instant: Date, timeZone: string): LocalTime {
-  const p = parts(instant, timeZone);
-  const pad = (n: number | undefined, w = 2) => String(n ?? 0).padStart(w, '0');
+  const p = zonedDateTime(instant.getTime(), timeZone);
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
   return {
     date: `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}`,
-    minutes: (p.hour ?? 0) * 60 + (p.minute ?? 0),
+    minutes: p.hour * 60 + p.minute,
   };
 }
 
