@@ -94,6 +94,15 @@ const bankCodeEntries = (o: PaymentOrder, c: RuleContext) => {
   return { ...de, all, bundesbank: all.filter((e) => e.source === 'bundesbank') };
 };
 
+/** The payee's German account checked with the method its bank code's Bundesbank record names. */
+const checkDigitsOf = (o: PaymentOrder, c: RuleContext) => {
+  const found = bankCodeEntries(o, c);
+  const entry = found?.bundesbank.find((e) => e.checkMethod !== undefined);
+  if (found === undefined || entry?.checkMethod === undefined) return undefined;
+  const method = entry.checkMethod;
+  return { found, entry, method, result: checkGermanAccount(method, found.accountNumber) };
+};
+
 /** IBAN countries whose banks may carry another country's BIC (territories using the IBAN of …). */
 const BIC_COUNTRIES_OF_IBAN: Readonly<Record<string, readonly string[]>> = {
   FR: ['GF', 'GP', 'MQ', 'RE', 'YT', 'PM', 'BL', 'MF', 'NC', 'PF', 'WF', 'MC'],
@@ -253,13 +262,10 @@ export const DIRECTORY_RULES: readonly Rule[] = [
     pointer: PAYEE_ACCOUNT,
     applies: hasDirectory,
     check: (o, c) => {
-      const found = bankCodeEntries(o, c);
-      const entry = found?.bundesbank.find((e) => e.checkMethod !== undefined);
-      if (found === undefined || entry?.checkMethod === undefined) return undefined;
-      const result = checkGermanAccount(entry.checkMethod, found.accountNumber);
-      return result.kind === 'invalid'
-        ? `account number ${found.accountNumber} of ${found.iban} fails check-digit method ${entry.checkMethod} of bank code ${describeEntry(entry)}`
-        : undefined;
+      const checked = checkDigitsOf(o, c);
+      if (checked?.result.kind !== 'invalid') return undefined;
+      const { found, entry, method } = checked;
+      return `account number ${found.accountNumber} of ${found.iban} fails check-digit method ${method} of bank code ${describeEntry(entry)}`;
     },
   },
   {
@@ -268,13 +274,10 @@ export const DIRECTORY_RULES: readonly Rule[] = [
     pointer: PAYEE_ACCOUNT,
     applies: hasDirectory,
     check: (o, c) => {
-      const found = bankCodeEntries(o, c);
-      const entry = found?.bundesbank.find((e) => e.checkMethod !== undefined);
-      if (found === undefined || entry?.checkMethod === undefined) return undefined;
-      const result = checkGermanAccount(entry.checkMethod, found.accountNumber);
-      return result.kind === 'unsupported'
-        ? `check-digit method ${result.method} of bank code ${describeEntry(entry)} is not implemented: account number ${found.accountNumber} was not checked`
-        : undefined;
+      const checked = checkDigitsOf(o, c);
+      if (checked?.result.kind !== 'unsupported') return undefined;
+      const { found, entry, method } = checked;
+      return `check-digit method ${method} of bank code ${describeEntry(entry)} is not implemented: account number ${found.accountNumber} was not checked`;
     },
   },
   {
