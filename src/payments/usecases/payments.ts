@@ -191,14 +191,15 @@ async function create(
     modes,
   );
   refuseViolations(refusals);
+  // Compared as it will be stored (the execution date rolled onto a business day), like the earlier ones.
+  const { order } = withBusinessDay(acceptance, input.order, input.usedMechanism, input.now);
   await refuseDuplicate(tx, acceptance, {
     owner: input.owner,
-    order: input.order,
+    order,
     now: input.now,
     confirmed: input.confirmedDuplicate === true,
     keyed: input.claim !== undefined,
   });
-  const { order } = withBusinessDay(acceptance, input.order, input.usedMechanism, input.now);
   const id = newPaymentId(input.now);
   const record = prepareRecord(order, {
     identification: id,
