@@ -31,6 +31,7 @@ import {
   type StoredPayment,
 } from '../storage/payments-repo.js';
 import { postLedgerEffect } from '../engine/transition.js';
+import { paymentEntries } from '../storage/ledger-repo.js';
 import type { DirectoryModes } from '../../config/payments-directory.js';
 import type { RuleViolation } from '../domain/rules.js';
 import { payerAccountsOf } from './accounts.js';
@@ -268,6 +269,16 @@ async function update(
     throw new PaymentError(
       'INVALID_STATE',
       `A payment in status ${current.status} can no longer be changed (only INITIATED, SCHEDULED or SUSPENDED).`,
+      undefined,
+      { paymentStatus: current.status },
+    );
+  }
+  // A SUSPENDED payment the clearing side held after its debit is in clearing: its amount and payee are
+  // what was debited and will settle, so its owner can only cancel it (the reversal gives the money back).
+  if ((await paymentEntries(tx, current.id)).some((e) => e.kind === 'DEBIT')) {
+    throw new PaymentError(
+      'INVALID_STATE',
+      `Payment ${current.id} was debited before it was suspended and can no longer be changed; cancel it instead.`,
       undefined,
       { paymentStatus: current.status },
     );
