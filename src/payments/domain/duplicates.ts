@@ -1,7 +1,7 @@
 // Possible duplicates (pure): two orders are "the same order" when payer, payee, amount, execution date
 // and reference agree (issue 26, item 8). Accounts compare in electronic form, the date as the UTC day of
 // the requested execution date (or the schedule's start; none: an immediate payment), the reference as
-// the remittance text with the end-to-end and initiator references.
+// the remittance text with the end-to-end and initiator references (letter case and spacing aside).
 import type { PaymentOrder } from './payment-order.js';
 import { electronicIban } from './rules/identifiers.js';
 
@@ -20,10 +20,15 @@ export function duplicateKey(order: PaymentOrder): string {
     instruction?.amount?.instructedAmount ?? null,
     instruction?.amount?.instructedCurrency ?? null,
     day,
-    order.paymentProcessingConfiguration?.remittanceInfo?.content?.trim() ?? null,
-    reference?.etoeIdentification ?? null,
-    reference?.reference ?? null,
+    text(order.paymentProcessingConfiguration?.remittanceInfo?.content),
+    text(reference?.etoeIdentification),
+    text(reference?.reference),
   ]);
+}
+
+/** A reference as a person reads it: letter case and runs of spaces do not make another order. */
+function text(value: string | undefined): string | null {
+  return value === undefined ? null : value.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
 function dayOf(dateTime: string): string {

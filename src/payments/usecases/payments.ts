@@ -31,6 +31,7 @@ import {
   type StoredPayment,
 } from '../storage/payments-repo.js';
 import { postLedgerEffect } from '../engine/transition.js';
+import { paymentEntries } from '../storage/ledger-repo.js';
 import type { DirectoryModes } from '../../config/payments-directory.js';
 import type { RuleViolation } from '../domain/rules.js';
 import { payerAccountsOf } from './accounts.js';
@@ -191,14 +192,15 @@ async function create(
     modes,
   );
   refuseViolations(refusals);
+  // Compared as it will be stored (the execution date rolled onto a business day), like the earlier ones.
+  const { order } = withBusinessDay(acceptance, input.order, input.usedMechanism, input.now);
   await refuseDuplicate(tx, acceptance, {
     owner: input.owner,
-    order: input.order,
+    order,
     now: input.now,
     confirmed: input.confirmedDuplicate === true,
     keyed: input.claim !== undefined,
   });
-  const { order } = withBusinessDay(acceptance, input.order, input.usedMechanism, input.now);
   const id = newPaymentId(input.now);
   const record = prepareRecord(order, {
     identification: id,
@@ -267,6 +269,16 @@ async function update(
     throw new PaymentError(
       'INVALID_STATE',
       `A payment in status ${current.status} can no longer be changed (only INITIATED, SCHEDULED or SUSPENDED).`,
+      undefined,
+      { paymentStatus: current.status },
+    );
+  }
+  // A SUSPENDED payment the clearing side held after its debit is in clearing: its amount and payee are
+  // what was debited and will settle, so its owner can only cancel it (the reversal gives the money back).
+  if ((await paymentEntries(tx, current.id)).some((e) => e.kind === 'DEBIT')) {
+    throw new PaymentError(
+      'INVALID_STATE',
+      `Payment ${current.id} was debited before it was suspended and can no longer be changed; cancel it instead.`,
       undefined,
       { paymentStatus: current.status },
     );

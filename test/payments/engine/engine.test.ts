@@ -263,6 +263,39 @@ forEachStore('execution engine', (kind) => {
     );
   });
 
+  test('a debited payment suspended by the clearing side cannot be changed by its owner (its debit is in clearing)', async () => {
+    // Else a raised amount or another payee would settle what was never debited (the settlement
+    // follows the debit journal and the record's payee).
+    e.setClock('2026-12-07T09:00:00Z');
+    const body = transfer('kim', 'x', 300, {
+      payeeIban: 'DE02120300000000202051',
+      instruction: { clearingChannel: 'MPNS' },
+    });
+    const id = await e.create('kim', body);
+    await e.run('2026-12-07T13:00:00Z');
+    assert.equal((await e.balance('kim')).booked, 4700);
+    const suspended = await send(
+      e.h,
+      undefined,
+      'POST',
+      `/internal/payments/${id}/status`,
+      { status: 'SUSPENDED' },
+      { authorization: `Bearer ${OPERATOR_TOKEN}` },
+    );
+    assert.equal(suspended.statusCode, 200, suspended.body);
+    const raised = structuredClone(body);
+    (
+      raised['paymentInstruction'] as { amount: { instructedAmount: number } }
+    ).amount.instructedAmount = 4000;
+    const put = await send(e.h, 'kim', 'PUT', `payments/${id}`, raised);
+    assert.equal(put.statusCode, 409, put.body);
+    assert.equal(JSON.parse(put.body).code, 'INVALID_STATE');
+    const amount = ((await e.payment('kim', id))['paymentInstruction'] as Record<string, unknown>)[
+      'amount'
+    ] as Record<string, unknown>;
+    assert.equal(amount['instructedAmount'], 300);
+  });
+
   test('the ledger is balanced: every currency’s entries sum to zero', async () => {
     const { sums, entries } = await trialBalance(e.h.db);
     assert.ok(entries > 0);

@@ -74,6 +74,39 @@ forEachStore('possible duplicates (issue 26, item 8)', (kind) => {
     now = new Date(now.getTime() + 601_000);
     assert.equal((await send(h, 'alice', 'POST', 'payments', order(10))).statusCode, 201);
   });
+
+  test('the same order for a Saturday again is a duplicate although the first was stored rolled to the Monday', async () => {
+    // The stored order carries the rolled date (item 8's business days); the repeat, as the client sends
+    // it, names the Saturday: it is still the same order (payer, payee, amount, date, reference).
+    const saturday = () =>
+      sepaCreditTransfer({
+        instruction: {
+          amount: { instructedAmount: 12.34, instructedCurrency: 'EUR' },
+          paymentDates: { requestedExecutionDate: '2026-12-05T09:00:00Z' },
+        },
+      });
+    const first = await send(h, 'alice', 'POST', 'payments', saturday());
+    assert.equal(first.statusCode, 201, first.body);
+    assert.equal(datesOf(json(first))['requestedExecutionDate'], '2026-12-07T09:00:00.000Z');
+    const again = await send(h, 'alice', 'POST', 'payments', saturday());
+    assert.equal(again.statusCode, 409, again.body);
+    assert.equal(json(again)['duplicateOf'], refOf(json(first))['identification']);
+  });
+
+  test('a remittance text differing only in letter case or spacing is the same reference', async () => {
+    const order = (content: string) =>
+      samplePayment({
+        paymentProcessingConfiguration: { remittanceInfo: { type: 'UNSTRUCTURED', content } },
+        paymentInstruction: {
+          amount: { instructedAmount: 77, instructedCurrency: 'EUR' },
+          chargeBearer: 'SHAR',
+        },
+      });
+    const first = await send(h, 'alice', 'POST', 'payments', order('Invoice 4711 May'));
+    assert.equal(first.statusCode, 201, first.body);
+    const again = await send(h, 'alice', 'POST', 'payments', order('invoice  4711 MAY'));
+    assert.equal(again.statusCode, 409, again.body);
+  });
 });
 
 forEachStore('business days of the rail (issue 26, item 8)', (kind) => {
