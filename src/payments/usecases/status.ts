@@ -5,6 +5,7 @@ import type { Database } from '../../shared/db/types.js';
 import { PaymentError } from '../domain/errors.js';
 import { canTransition, TRANSITIONS, type PaymentStatus } from '../domain/lifecycle.js';
 import { applyTransition } from '../engine/transition.js';
+import { paymentEntries } from '../storage/ledger-repo.js';
 import {
   findPayment,
   statusHistory,
@@ -35,6 +36,20 @@ export function changePaymentStatus(
       throw new PaymentError(
         'INVALID_STATE',
         `${current.status} → ${to} is not an allowed transition (allowed: ${TRANSITIONS[current.status].join(', ') || 'none'}).`,
+        undefined,
+        { paymentStatus: current.status },
+      );
+    }
+    // A payment debited before it was suspended is in clearing: it resumes to PENDING (or fails, which
+    // reverses the debit), never to a status that would hold and debit it a second time.
+    if (
+      current.status === 'SUSPENDED' &&
+      (to === 'INITIATED' || to === 'SCHEDULED') &&
+      (await paymentEntries(tx, current.id)).some((e) => e.kind === 'DEBIT')
+    ) {
+      throw new PaymentError(
+        'INVALID_STATE',
+        `Payment ${current.id} was debited before it was suspended: resume it to PENDING, not ${to}.`,
         undefined,
         { paymentStatus: current.status },
       );

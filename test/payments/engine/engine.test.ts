@@ -296,6 +296,34 @@ forEachStore('execution engine', (kind) => {
     assert.equal(amount['instructedAmount'], 300);
   });
 
+  test('a debited payment suspended by the clearing side resumes to PENDING, never to INITIATED (no second hold or debit)', async () => {
+    e.setClock('2026-12-07T09:00:00Z');
+    const id = await e.create(
+      'lena',
+      transfer('lena', 'x', 300, {
+        payeeIban: 'DE02120300000000202051',
+        instruction: { clearingChannel: 'MPNS' },
+      }),
+    );
+    await e.run('2026-12-07T13:00:00Z');
+    const operator = (status: string) =>
+      send(
+        e.h,
+        undefined,
+        'POST',
+        `/internal/payments/${id}/status`,
+        { status },
+        { authorization: `Bearer ${OPERATOR_TOKEN}` },
+      );
+    assert.equal((await operator('SUSPENDED')).statusCode, 200);
+    const back = await operator('INITIATED');
+    assert.equal(back.statusCode, 409, back.body);
+    assert.equal(JSON.parse(back.body).code, 'INVALID_STATE');
+    assert.deepEqual(await e.balance('lena'), { booked: 4700, available: 4700 });
+    assert.equal((await operator('PENDING')).statusCode, 200);
+    assert.deepEqual(await e.balance('lena'), { booked: 4700, available: 4700 });
+  });
+
   test('the ledger is balanced: every currency’s entries sum to zero', async () => {
     const { sums, entries } = await trialBalance(e.h.db);
     assert.ok(entries > 0);
