@@ -43,6 +43,8 @@ export class ApprovalDecisions {
   }
 
   approve(actor: Actor, id: string): Promise<ApprovalRecord> {
+    const refusal = approvalChannelRefusal(actor);
+    if (refusal !== null) return Promise.reject(new AdminError('NOT_APPROVER', refusal));
     return this.decide(actor, id, 'approved');
   }
 
@@ -79,6 +81,19 @@ export class ApprovalDecisions {
       }),
     );
   }
+}
+
+/**
+ * Why `actor` may not approve from where they are, or null: only a person signed in on the portal through the
+ * OpenID Connect provider approves. A bearer token (the admin API, the portal's token sign-in) is refused:
+ * the admin plane verifies user tokens with the gateway's own identity settings, so the token an agent's MCP
+ * client holds for its user would otherwise approve that user's calls (decision: approvals only from a
+ * signed-in session). Rejecting is not limited: it can only stop a call.
+ */
+export function approvalChannelRefusal(actor: Actor): string | null {
+  return actor.via === 'oidc-session'
+    ? null
+    : 'Approvals are given only by a person signed in on the approval page (Sign in with OpenID Connect), never with a bearer token, which an agent could hold.';
 }
 
 /** The evidence of a decision: the call, its binding and rule, who decided and when. */

@@ -131,9 +131,14 @@ export interface ConsentService {
   /**
    * Consumes the receipt of an approved approval bound to exactly this call: by id when the client carries
    * one (requestState, _meta), else the newest approved unused one with the same binding. Atomic and
-   * single-use across replicas.
+   * single-use across replicas. With `kind`, only a receipt of that kind: a confirmation never stands in for
+   * a four-eyes approval, nor the reverse.
    */
-  redeem(binding: ConsentBinding, approvalId?: string): Promise<RedeemOutcome>;
+  redeem(
+    binding: ConsentBinding,
+    approvalId?: string,
+    kind?: 'confirm' | 'approve',
+  ): Promise<RedeemOutcome>;
 }
 
 /** A reservation against every budget of a call, released when the backend refuses the call. */

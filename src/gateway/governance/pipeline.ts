@@ -206,6 +206,8 @@ export class Governance {
     decision: PolicyDecision,
     channel: ConsentChannel,
   ): Promise<Gate | { readonly receipt: Approval }> {
+    // Only a receipt of the kind the rules ask now is redeemed (review of issue 25).
+    const kind = decision.effect === 'approve' ? 'approve' : 'confirm';
     const binding: ConsentBinding = {
       subscription: call.caller.subscription,
       subject: call.caller.subject,
@@ -251,13 +253,13 @@ export class Governance {
           'The user declined to open the approval page, so the call was not made.',
           state.approvalId,
         );
-      const outcome = await this.parts.consent.redeem(binding, state.approvalId);
+      const outcome = await this.parts.consent.redeem(binding, state.approvalId, kind);
       if (outcome.ok) return this.redeemed(call, outcome.approval);
       if (outcome.reason === 'pending' && outcome.approval !== undefined)
         return this.ask(call, decision, outcome.approval, channel, binding);
       return this.refuse(call, outcome.reason, outcome.message, state.approvalId);
     }
-    const outcome = await this.parts.consent.redeem(binding);
+    const outcome = await this.parts.consent.redeem(binding, undefined, kind);
     if (outcome.ok) return this.redeemed(call, outcome.approval);
     if (outcome.reason === 'pending' && outcome.approval !== undefined)
       return this.ask(call, decision, outcome.approval, channel, binding);

@@ -116,6 +116,30 @@ for (const target of DATABASE_TARGETS) {
       }
     });
 
+    // Review of issue 25: a receipt is consent of one kind. The user's own confirmation must not stand in for
+    // the four-eyes approval the rules ask when the call is retried (a rule on `now`, claims or scopes can
+    // turn the same binding from confirm into approve under the same policy version).
+    test('redeem for an approve decision does not consume a confirm receipt (by id or by binding)', async () => {
+      const s = await open();
+      try {
+        const call = paymentCall();
+        const confirm = consentDecision('confirm');
+        const approval = await s.consent.request(call, confirm);
+        await approve(s, approval.id);
+        const binding = bindingOf(call, confirm);
+        const byId = await s.consent.redeem(binding, approval.id, 'approve');
+        assert.equal(byId.ok, false, 'a confirmation is not a four-eyes approval');
+        assert.equal(!byId.ok && byId.reason, 'mismatch');
+        const byBinding = await s.consent.redeem(binding, undefined, 'approve');
+        assert.equal(byBinding.ok, false);
+        assert.equal(!byBinding.ok && byBinding.reason, 'mismatch');
+        assert.equal((await s.consent.get(approval.id))?.status, 'approved', 'not consumed');
+        assert.ok((await s.consent.redeem(binding, approval.id, 'confirm')).ok);
+      } finally {
+        await s.close();
+      }
+    });
+
     test('redeem without an id finds the approved receipt of exactly this binding', async () => {
       const s = await open();
       try {

@@ -88,16 +88,27 @@ export class Consent implements ConsentService {
     return contractApproval(record);
   }
 
-  async redeem(binding: ConsentBinding, approvalId?: string): Promise<RedeemOutcome> {
+  async redeem(
+    binding: ConsentBinding,
+    approvalId?: string,
+    kind?: 'confirm' | 'approve',
+  ): Promise<RedeemOutcome> {
     const { db } = this.deps;
     const now = this.clock();
-    const used = await this.store.redeem(db, binding, approvalId, now);
+    const used = await this.store.redeem(db, binding, approvalId, now, kind);
     if (used !== null) return { ok: true, approval: contractApproval(used) };
     const found =
       approvalId !== undefined
         ? await this.store.get(db, approvalId, now)
         : await this.store.newestFor(db, binding, now);
     if (found === null) return unknownRefusal(approvalId);
+    if (kind !== undefined && found.kind !== kind)
+      return {
+        ok: false,
+        reason: 'mismatch',
+        message: `Approval ${found.id} is a ${found.kind === 'confirm' ? "user's confirmation" : 'four-eyes approval'}, but the rules now ask ${kind === 'confirm' ? "the user's own confirmation" : 'the approval of a second person'} for this call; call the tool again to request it.`,
+        approval: contractApproval(found),
+      };
     return refusalFor(found, binding, contractApproval);
   }
 

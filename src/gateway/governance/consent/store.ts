@@ -208,21 +208,24 @@ export class ApprovalStore {
     binding: ConsentBinding,
     approvalId: string | undefined,
     now: Date,
+    kind?: 'confirm' | 'approve',
   ): Promise<ApprovalRecord | null> {
     const at = now.toISOString();
+    // Only a receipt of the kind of consent the call needs now (review of issue 25).
+    const ofKind = kind === undefined ? '' : ` AND kind = $${approvalId !== undefined ? 8 : 7}`;
     const target =
       approvalId !== undefined
         ? { sql: '$7', params: [approvalId] as SqlValue[] }
         : {
             sql: `(SELECT id FROM consent_approvals WHERE ${BINDING_WHERE(1)} AND status = 'approved'
-                     AND expires_at > $6 ORDER BY decided_at DESC, id LIMIT 1)`,
+                     AND expires_at > $6${ofKind} ORDER BY decided_at DESC, id LIMIT 1)`,
             params: [] as SqlValue[],
           };
     const [row] = await ex.query<ApprovalRow>(
       `UPDATE consent_approvals SET status = 'used', used_at = $6
-       WHERE id = ${target.sql} AND ${BINDING_WHERE(1)} AND status = 'approved' AND expires_at > $6
+       WHERE id = ${target.sql} AND ${BINDING_WHERE(1)} AND status = 'approved' AND expires_at > $6${ofKind}
        RETURNING *`,
-      [...bindingValues(binding), at, ...target.params],
+      [...bindingValues(binding), at, ...target.params, ...(kind === undefined ? [] : [kind])],
     );
     return row === undefined ? null : this.toRecord(row, now);
   }
