@@ -77,7 +77,7 @@ describe('portal: the Policies page (issue 25)', () => {
     assert.match(page.body, /the configuration file’s rules/);
     assert.match(page.body, /file-rule/);
     assert.match(page.body, /No saved versions yet/);
-    assert.match(page.body, /href="\/portal\/admin\/policies">Policies</);
+    assert.match(page.body, /href="\/portal\/admin\/policies" aria-current="page">Policies</);
   });
 
   test('a rule that does not compile is shown with its rule and field, and nothing is saved', async () => {
