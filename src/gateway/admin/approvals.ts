@@ -87,8 +87,7 @@ export class ApprovalDecisions {
  * Why `actor` may not approve from where they are, or null: only a person signed in on the portal through the
  * OpenID Connect provider approves. A bearer token (the admin API, the portal's token sign-in) is refused:
  * the admin plane verifies user tokens with the gateway's own identity settings, so the token an agent's MCP
- * client holds for its user would otherwise approve that user's calls (decision: approvals only from a
- * signed-in session). Rejecting is not limited: it can only stop a call.
+ * client holds for its user would otherwise approve that user's calls (docs/decisions.md, D-309). Rejecting is not limited: it can only stop a call.
  */
 export function approvalChannelRefusal(actor: Actor): string | null {
   return actor.via === 'oidc-session'

@@ -2,8 +2,7 @@
 // taken from anything the client can forge … the approver signs in on the approval page"). The agent's MCP
 // client holds the user's bearer token, and the admin API verifies user tokens with the same identity
 // settings, so an approval decided with a bearer token could be the agent approving its own call: only a
-// person signed in through the OpenID Connect provider may approve (decision: approvals only from a signed-in
-// session). Rejecting stays open to bearer tokens: it can only stop a call.
+// person signed in through the OpenID Connect provider may approve (docs/decisions.md, D-309). Rejecting stays open to bearer tokens: it can only stop a call.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openSqlite } from '../../../src/shared/db/sqlite.js';
