@@ -82,6 +82,7 @@ export async function operatorRoutes(
       description,
       actor,
       now: ctx.now(),
+      rates: await ctx.acceptance?.rates.current(),
     });
     req.log.info(
       { paymentId: result.updated.id, status: to, actor },

@@ -3,6 +3,7 @@
 // with its ledger journals (a RETURNED payment gives the payer the amount back).
 import type { Database } from '../../shared/db/types.js';
 import { PaymentError } from '../domain/errors.js';
+import type { RateTable } from '../domain/fees/fx.js';
 import { canTransition, TRANSITIONS, type PaymentStatus } from '../domain/lifecycle.js';
 import { applyTransition } from '../engine/transition.js';
 import { paymentEntries } from '../storage/ledger-repo.js';
@@ -21,6 +22,8 @@ export interface StatusChangeRequest {
   /** `operator:…<last 4 of the token>`. */
   readonly actor: string;
   readonly now: Date;
+  /** The service's exchange rates: a debit in another currency than the account's is converted. */
+  readonly rates?: RateTable | undefined;
 }
 
 /** Moves any user's payment to `to` when the lifecycle allows it; the payment and its status changes. */
@@ -28,7 +31,7 @@ export function changePaymentStatus(
   db: Database,
   request: StatusChangeRequest,
 ): Promise<{ updated: StoredPayment; history: StatusChange[] }> {
-  const { id, to, reason, description, actor, now } = request;
+  const { id, to, reason, description, actor, now, rates } = request;
   return db.transaction(async (tx) => {
     const current = await findPayment(tx, id);
     if (!current) throw new PaymentError('PAYMENT_NOT_FOUND', `No payment ${id} was found.`);
@@ -61,6 +64,7 @@ export function changePaymentStatus(
       at: now.toISOString(),
       actor,
       ...(description !== undefined ? { description } : {}),
+      ...(rates !== undefined ? { rates } : {}),
     });
     if (!updated)
       throw new PaymentError('CONCURRENT_UPDATE', 'The payment changed meanwhile; retry.');

@@ -324,6 +324,25 @@ forEachStore('execution engine', (kind) => {
     assert.deepEqual(await e.balance('lena'), { booked: 4700, available: 4700 });
   });
 
+  test("the operator moving a payment in another currency to PENDING debits its converted cost (the service's rates)", async () => {
+    e.setClock('2026-12-07T09:00:00Z');
+    // USD 1,160.00 = EUR 1,000.00 at 1.16 from mona's EUR 5,000.00 account.
+    const id = await e.create(
+      'mona',
+      transfer('mona', 'x', 1160, { currency: 'USD', payeeIban: 'DE02120300000000202051' }),
+    );
+    const moved = await send(
+      e.h,
+      undefined,
+      'POST',
+      `/internal/payments/${id}/status`,
+      { status: 'PENDING' },
+      { authorization: `Bearer ${OPERATOR_TOKEN}` },
+    );
+    assert.equal(moved.statusCode, 200, moved.body);
+    assert.deepEqual(await e.balance('mona'), { booked: 4000, available: 4000 });
+  });
+
   test('the ledger is balanced: every currency’s entries sum to zero', async () => {
     const { sums, entries } = await trialBalance(e.h.db);
     assert.ok(entries > 0);
