@@ -1,7 +1,6 @@
 // Status notifications (pure): which history entries become events, the event's identity and JSON payload,
 // the webhook signature and the retry back-off. Written to the outbox by storage/notification-outbox.ts,
 // sent by notifications/delivery-worker.ts; documented in docs/payments-notifications.md.
-import { createHmac } from 'node:crypto';
 import type { WebhookEventType } from '../../config/payments-webhooks.js';
 import type { HistoryKind } from './history.js';
 import { isoStatusOf, type IsoTransactionStatus } from './iso-status.js';
@@ -86,18 +85,12 @@ export function eventPayload(e: NotificationEvent): string {
   });
 }
 
-export const SIGNATURE_HEADER = 'toolgate-signature';
-export const TIMESTAMP_HEADER = 'toolgate-timestamp';
-
-/**
- * `v1=<hex HMAC-SHA256 of "<timestamp>.<body>">` under the receiver's secret. The timestamp (Unix
- * seconds, also sent in Toolgate-Timestamp) is signed with the body so a captured request cannot be
- * replayed later than the receiver's tolerance.
- */
-export function webhookSignature(secret: string, timestamp: number, body: string): string {
-  const mac = createHmac('sha256', secret).update(`${timestamp}.${body}`, 'utf8').digest('hex');
-  return `v1=${mac}`;
-}
+// The signature scheme is shared with the gateway's approval webhook (src/shared/webhook-signature.ts).
+export {
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  webhookSignature,
+} from '../../shared/webhook-signature.js';
 
 export interface BackoffPolicy {
   readonly initialMs: number;

@@ -4,19 +4,17 @@
 // v1=<hex HMAC-SHA256(secret, "<timestamp>.<body>")>`, so a receiver can check origin and freshness;
 // a failed attempt (network error, timeout, non-2xx) is retried with doubling back-off, and a final
 // failure is logged with the approval's id and the receiver's origin only — never the secret or the body.
-import { createHmac } from 'node:crypto';
 import type { Logger } from '../../../shared/log/logger.js';
+import {
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  webhookSignature,
+} from '../../../shared/webhook-signature.js';
 import type { ApprovalWebhookConfig } from '../../../config/gateway-governance.js';
 import type { ApprovalRecord } from './types.js';
 
-export const SIGNATURE_HEADER = 'toolgate-signature';
-export const TIMESTAMP_HEADER = 'toolgate-timestamp';
+export { SIGNATURE_HEADER, TIMESTAMP_HEADER, webhookSignature };
 const FIRST_BACKOFF_MS = 500;
-
-/** The signature header's value for a body sent at `timestamp` (Unix seconds). */
-export function webhookSignature(secret: string, timestamp: number, body: string): string {
-  return `v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
-}
 
 /** What the webhook receives: enough to route the approval to a person, no secret of anyone. */
 export function announcement(approval: ApprovalRecord): Record<string, unknown> {
