@@ -84,7 +84,7 @@ const SHIPPED_DOCUMENTS = new Set([paymentOrderDocumentFile, accountsDocumentFil
  * absolute path a configuration file in the package's folder resolves it to (config/load.ts).
  */
 function shippedDocument(backend: FrozenConfig['gateway']['backends'][number]): string | undefined {
-  if (!('file' in backend.openapi)) return undefined;
+  if (backend.openapi === undefined || !('file' in backend.openapi)) return undefined;
   const file = normalize(backend.openapi.file);
   if (SHIPPED_DOCUMENTS.has(file)) return file;
   return [...SHIPPED_DOCUMENTS].find((name) => file === join(packageRoot(), name));
@@ -135,7 +135,7 @@ export async function withDemoWiring(config: FrozenConfig): Promise<FrozenConfig
   const origin = `http://${host}:${config.payments.port}`;
   const shipped = new Map(
     paymentServiceBackends(origin, { 'api-key': secrets.bankLookupKey }).map((b) => [
-      normalize('file' in b.openapi ? b.openapi.file : ''),
+      normalize(b.openapi !== undefined && 'file' in b.openapi ? b.openapi.file : ''),
       b,
     ]),
   );
@@ -172,7 +172,10 @@ export async function withDemoWiring(config: FrozenConfig): Promise<FrozenConfig
           : backend.identity;
       return {
         ...backend,
-        baseUrl: pointsAtPayments(backend.baseUrl, config) ? wired.baseUrl : backend.baseUrl,
+        baseUrl:
+          backend.baseUrl !== undefined && pointsAtPayments(backend.baseUrl, config)
+            ? wired.baseUrl
+            : backend.baseUrl,
         injectHeaders: { ...wired.injectHeaders, ...backend.injectHeaders },
         identity,
       };

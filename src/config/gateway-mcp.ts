@@ -2,6 +2,7 @@
 // (docs/configuration.md). Defaults register the local payment service (the demo setup).
 import { Type, type Static } from '@sinclair/typebox';
 import { IdentityForwardingSchema, type IdentityForwardingConfig } from './gateway-forwarding.js';
+import { McpUpstreamSchema } from './gateway-federation.js';
 
 const Timeouts = Type.Object(
   {
@@ -82,20 +83,25 @@ export const BackendSchema = Type.Object(
       pattern: '^[A-Za-z0-9_-]{1,32}$',
       description: 'short backend name (used in tool-name collisions and logs)',
     }),
-    baseUrl: Type.String({
-      pattern: '^https?://',
-      description: 'base URL the paths are joined to',
-    }),
-    openapi: Type.Union(
-      [
-        Type.Object({ file: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
-        Type.Object(
-          { url: Type.String({ pattern: '^https?://' }) },
-          { additionalProperties: false },
-        ),
-      ],
-      { description: 'the OpenAPI 3.0/3.1 document: a file path (relative to cwd) or a URL' },
+    baseUrl: Type.Optional(
+      Type.String({
+        pattern: '^https?://',
+        description: 'OpenAPI backends: the base URL the paths are joined to',
+      }),
     ),
+    openapi: Type.Optional(
+      Type.Union(
+        [
+          Type.Object({ file: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+          Type.Object(
+            { url: Type.String({ pattern: '^https?://' }) },
+            { additionalProperties: false },
+          ),
+        ],
+        { description: 'the OpenAPI 3.0/3.1 document: a file path (relative to cwd) or a URL' },
+      ),
+    ),
+    mcp: Type.Optional(McpUpstreamSchema),
     timeouts: Timeouts,
     maxResponseBytes: Type.Integer({ minimum: 1024, maximum: 64 * 1024 * 1024, default: 1048576 }),
     connections: Type.Integer({ minimum: 1, maximum: 1024, default: 64 }),

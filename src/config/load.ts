@@ -12,6 +12,7 @@ import { checkRateLimitConfig } from './gateway-ratelimit.js';
 import { checkBudgetsConfig } from './gateway-governance-budgets.js';
 import { checkDevIdentityProviderConfig } from './gateway-auth.js';
 import { checkGovernanceConfig } from './gateway-governance.js';
+import { checkFederationConfig } from './gateway-federation.js';
 import { checkWebhooksConfig } from './payments-webhooks.js';
 import { resolveSettings } from './gateway-identity.js';
 import { accountsDocumentFile, paymentOrderDocumentFile } from './gateway-mcp.js';
@@ -45,6 +46,7 @@ export function loadConfig(options: LoadConfigOptions): FrozenConfig {
   checkBudgetsConfig(config.gateway.governance.budgets);
   checkDevIdentityProviderConfig(config.gateway.auth.devIdentityProvider, config.environment);
   checkGovernanceConfig(config.gateway.governance);
+  checkFederationConfig(config.gateway);
   checkWebhooksConfig(config.payments);
   const resolved = resolveSettings(config);
   // A relative dataDir from the file (or the default) belongs to the file's folder, so a command run

@@ -12,6 +12,7 @@ import { PaymentsWebhooksProperties } from './payments-webhooks.js';
 import { PaymentsDirectoryProperties } from './payments-directory.js';
 import { GatewayMcpProperties } from './gateway-mcp.js';
 import { GatewayGovernanceProperties } from './gateway-governance.js';
+import { GatewayFederationProperties } from './gateway-federation.js';
 import { AdminConfigSchema } from './admin.js';
 
 const port = (fallback: number) =>
@@ -123,6 +124,7 @@ export const GatewaySchema = Type.Object(
     ),
     ...GatewayMcpProperties,
     ...GatewayGovernanceProperties,
+    ...GatewayFederationProperties,
   },
   { additionalProperties: false, default: {} },
 );

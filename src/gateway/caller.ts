@@ -14,6 +14,20 @@ export interface CallerSubscription {
   readonly rateLimitPerMinute: number | null;
 }
 
+/**
+ * A tool bundle (`gateway.bundles.<name>`, served at `<mcp.path>/<name>`): what the request's endpoint
+ * offers. Absent on the plain MCP path.
+ */
+export interface BundleScope {
+  readonly name: string;
+  /** The bundle's tools (entries expanded to catalogue names; an unknown name matches nothing). */
+  readonly tools: ReadonlySet<string>;
+  /** URI prefixes of the resources it offers (of those approved). */
+  readonly resources: readonly string[];
+  /** Prompt names (as the gateway lists them) it offers. */
+  readonly prompts: ReadonlySet<string>;
+}
+
 export interface Caller {
   readonly requestId: string;
   /** The client address after trusted proxies (quotas and failed-key limiting count it). */
@@ -23,11 +37,17 @@ export interface Caller {
   readonly user: VerifiedUser | null;
   /** The request's one Authorization header as sent, for backends in `passthrough` mode only. */
   readonly authorization?: string | undefined;
+  /** The bundle whose endpoint the request came to (issue 28); absent on the plain MCP path. */
+  readonly bundle?: BundleScope | undefined;
 }
 
-/** Whether the caller's subscription may use a tool (others look unknown to it). */
+/**
+ * Whether the caller may use a tool (others look unknown to it): its subscription allows it, and, at a
+ * bundle's endpoint, the bundle has it.
+ */
 export function mayUseTool(caller: Caller, tool: string): boolean {
   const tools = caller.subscription.tools;
+  if (caller.bundle !== undefined && !caller.bundle.tools.has(tool)) return false;
   return tools === 'all' || tools.has(tool);
 }
 

@@ -187,7 +187,11 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       closers.push(() => usage.close());
     }
 
-    const clients = new Map(gateway.backends.map((b) => [b.name, new BackendClient(b)]));
+    const clients = new Map(
+      gateway.backends.flatMap((b) =>
+        b.baseUrl === undefined ? [] : [[b.name, new BackendClient({ ...b, baseUrl: b.baseUrl })]],
+      ),
+    );
     closers.push(() => Promise.all([...clients.values()].map((c) => c.destroy())));
     const signer = await loadAssertionSigner(config);
     const listing = new ToolListing({
@@ -202,8 +206,10 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       gatekeeper,
       identity: identityForwarder(config, settings, identity, signer),
       hidden: gateway.backends.flatMap((b) => {
-        const url = new URL(b.baseUrl);
-        return [b.baseUrl.replace(/\/+$/, ''), url.origin, url.host];
+        const base = b.baseUrl ?? b.mcp?.url;
+        if (base === undefined) return [];
+        const url = new URL(base);
+        return [base.replace(/\/+$/, ''), url.origin, url.host];
       }),
       governance: governanceOf(
         config,
@@ -475,7 +481,7 @@ function identityForwarder(
     return identityHeaders(caller, {
       // Claims configured for all backends (gateway.auth.jwt.forwardClaims), then the backend's own.
       config: { ...backend.identity, claims: { ...forwardClaims, ...backend.identity.claims } },
-      backendBaseUrl: backend.baseUrl,
+      backendBaseUrl: backend.baseUrl ?? backend.mcp?.url ?? settings.baseUrl,
       gatewayUrl: settings.baseUrl,
       ...(signer ? { signer } : {}),
     });

@@ -28,7 +28,11 @@ export type GatewayErrorCode =
   | 'RATE_LIMIT_UNAVAILABLE'
   | 'BUDGET_UNAVAILABLE'
   | 'CATALOGUE_LOAD_FAILED'
-  | 'URL_ELICITATION_REQUIRED';
+  | 'URL_ELICITATION_REQUIRED'
+  | 'UNKNOWN_RESOURCE'
+  | 'UNKNOWN_PROMPT'
+  | 'UPSTREAM_UNAVAILABLE'
+  | 'UPSTREAM_ERROR';
 
 interface Mapping {
   readonly rpc: number;
@@ -66,6 +70,13 @@ export const GATEWAY_ERRORS: Readonly<Record<GatewayErrorCode, Mapping>> = {
   CATALOGUE_LOAD_FAILED: { rpc: -32603, http: 500 },
   // MCP 2025-11-25: the call needs the user to complete a URL-mode elicitation (governance consent).
   URL_ELICITATION_REQUIRED: { rpc: -32042, http: 200 },
+  // Federation (issue 28): resources/read of a URI no approved upstream offers (MCP: -32002).
+  UNKNOWN_RESOURCE: { rpc: -32002, http: 200 },
+  UNKNOWN_PROMPT: { rpc: -32602, http: 200 },
+  // An upstream MCP server that cannot answer a resources/prompts request (down, slow, circuit open).
+  UPSTREAM_UNAVAILABLE: { rpc: -31056, http: 200 },
+  // An upstream MCP server answered a resources/prompts request with a JSON-RPC error (passed on, masked).
+  UPSTREAM_ERROR: { rpc: -31057, http: 200 },
 };
 
 export class GatewayError extends Error {

@@ -29,7 +29,7 @@ dataDir: state
   copyFileSync(PETSTORE, join(dir, 'apis', 'petstore.yaml'));
   const config = loadConfig({ configPath: path, env: {} });
   const backend = config.gateway.backends[0];
-  assert.ok(backend !== undefined && 'file' in backend.openapi);
+  assert.ok(backend?.openapi !== undefined && 'file' in backend.openapi);
   assert.equal(backend.openapi.file, join(dir, 'apis', 'petstore.yaml'));
   assert.equal(config.dataDir, join(dir, 'state'), 'dataDir follows the same rule');
 });
@@ -53,7 +53,7 @@ test('issue 27 trap 6: absolute paths stay; the shipped documents’ names keep 
       openapi: { file: ${JSON.stringify(PETSTORE)} }
 `);
   const config = loadConfig({ configPath: path, env: {} });
-  const files = config.gateway.backends.map((b) => ('file' in b.openapi ? b.openapi.file : ''));
+  const files = config.gateway.backends.map((b) => (b.openapi !== undefined && 'file' in b.openapi ? b.openapi.file : ''));
   assert.deepEqual(files, ['src/payments/openapi/payment-order.yaml', PETSTORE]);
 });
 
@@ -68,7 +68,7 @@ test('issue 27 trap 6: a shipped document’s name is the folder’s own file wh
   writeFileSync(join(dir, 'src', 'payments', 'openapi', 'accounts.yaml'), 'openapi: 3.0.3\n');
   const config = loadConfig({ configPath: path, env: {} });
   const backend = config.gateway.backends[0];
-  assert.ok(backend !== undefined && 'file' in backend.openapi);
+  assert.ok(backend?.openapi !== undefined && 'file' in backend.openapi);
   assert.equal(backend.openapi.file, join(dir, 'src', 'payments', 'openapi', 'accounts.yaml'));
 });
 

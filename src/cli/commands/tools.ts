@@ -193,8 +193,9 @@ function rowOf(tool: AdminTool): Row {
     securityClass: securityClassOf(tool.securityClass),
     approved: tool.approval.state === 'approved',
     source: tool.approval.source === 'stored' ? 'stored' : 'config',
-    method: tool.operation.method,
-    path: tool.operation.path,
+    // An upstream MCP server's tool: "MCP" and its name at the upstream.
+    method: tool.operation?.method ?? 'MCP',
+    path: tool.operation?.path ?? tool.upstreamTool ?? '',
     definitionHash: tool.definition.hash,
     pinnedHash: tool.definition.pinned?.hash,
     heldBack: tool.definition.heldBack,

@@ -101,8 +101,10 @@ export interface AdminTool {
   readonly operationId?: string | undefined;
   readonly title?: string | undefined;
   readonly description?: string | undefined;
-  /** The backend operation the tool calls. */
-  readonly operation: { readonly method: string; readonly path: string };
+  /** The backend operation the tool calls (OpenAPI backends). */
+  readonly operation?: { readonly method: string; readonly path: string } | undefined;
+  /** The tool's name at its upstream MCP server (MCP backends). */
+  readonly upstreamTool?: string | undefined;
   readonly approval: {
     readonly state: ApprovalState;
     readonly source: 'configuration' | 'stored';
@@ -381,7 +383,10 @@ function view(
     operationId: tool.operationId,
     title: tool.title,
     description: tool.description,
-    operation: { method: tool.operation.method, path: tool.operation.pathTemplate },
+    operation: tool.operation
+      ? { method: tool.operation.method, path: tool.operation.pathTemplate }
+      : undefined,
+    upstreamTool: tool.mcp?.name,
     approval: approval
       ? {
           state: approval.state,

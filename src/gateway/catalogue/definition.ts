@@ -29,6 +29,7 @@ export function toolDefinition(tool: Tool): ToolDefinition {
     backend: tool.backend,
     operationId: tool.operationId,
     operation: tool.operation,
+    mcp: tool.mcp,
     scopes: tool.scopes,
     hiddenArguments:
       fixed === undefined

@@ -21,6 +21,8 @@ type Backend = Readonly<Pick<BackendConfig, 'name' | 'openapi'>> & {
 export async function loadCatalogue(backends: readonly Backend[]): Promise<Catalogue> {
   const documents: BackendDocument[] = [];
   for (const backend of backends) {
+    // Upstream MCP servers (`mcp`) list their tools themselves (gateway/federation).
+    if (backend.openapi === undefined) continue;
     documents.push({
       backend: backend.name,
       document: await loadDocument(backend),
@@ -36,6 +38,7 @@ export async function loadCatalogue(backends: readonly Backend[]): Promise<Catal
 export async function loadDocument(backend: Backend): Promise<JsonObject> {
   const source = backend.openapi;
   try {
+    if (source === undefined) throw new Error('the backend is an MCP server, not an OpenAPI API');
     const parsed =
       'file' in source
         ? parseText(readFileSync(resolveDocumentPath(source.file), 'utf8'), source.file)

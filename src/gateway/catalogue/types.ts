@@ -43,6 +43,14 @@ export interface ToolAnnotations {
   readonly openWorldHint?: boolean;
 }
 
+/** An upstream MCP server's tool as the gateway calls it (the catalogue name carries the backend's prefix). */
+export interface McpToolBinding {
+  /** The tool's name at the upstream. */
+  readonly name: string;
+  /** The upstream's `execution`, `icons` and `_meta` of the tool, passed on in tools/list as given. */
+  readonly extra?: Readonly<Record<string, unknown>> | undefined;
+}
+
 export interface Tool {
   /** `[A-Za-z0-9_-]{1,64}`, unique across all backends. */
   readonly name: string;
@@ -61,7 +69,10 @@ export interface Tool {
   /** Name of the backend (configuration) that serves the operation. */
   readonly backend: string;
   readonly operationId?: string | undefined;
-  readonly operation: OperationBinding;
+  /** An OpenAPI backend's tool: the HTTP request it becomes. Absent for an upstream MCP server's tool. */
+  readonly operation?: OperationBinding | undefined;
+  /** An upstream MCP server's tool (gateway/federation): what the gateway calls there. */
+  readonly mcp?: McpToolBinding | undefined;
   /**
    * Arguments an operator hid from agents (gateway.backends[].tools.<op>.hidden): not in inputSchema, sent
    * with these values on every call, whatever the agent sends.

@@ -29,7 +29,7 @@ export interface DocumentWatchOptions {
 export function watchDocuments(options: DocumentWatchOptions): { close(): void } {
   const { backends, logger, generations } = options;
   const files = backends.flatMap((b) =>
-    'file' in b.openapi ? [resolveDocumentPath(b.openapi.file)] : [],
+    b.openapi !== undefined && 'file' in b.openapi ? [resolveDocumentPath(b.openapi.file)] : [],
   );
   const byFolder = new Map<string, Set<string>>();
   for (const file of files) {

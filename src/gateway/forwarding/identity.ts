@@ -4,6 +4,7 @@
 // that trusts exactly one of these mechanisms cannot be fooled by a client.
 import type { AssertionSigner } from '../auth/assertion/sign.js';
 import type { IdentityForwardingConfig } from './config.js';
+import type { DeepReadonly } from '../../config/deep-readonly.js';
 import { subjectOf, type Caller } from '../caller.js';
 
 export const USER_ID_HEADER = 'X-User-Id';
@@ -12,7 +13,7 @@ export const GATEWAY_KEY_HEADER = 'X-Toolgate-Gateway-Key';
 export const ASSERTION_HEADER = 'X-Toolgate-Identity';
 
 export interface ForwardingContext {
-  readonly config: IdentityForwardingConfig;
+  readonly config: DeepReadonly<IdentityForwardingConfig>;
   /** The backend's identifier (assertion audience default). */
   readonly backendBaseUrl: string;
 
@@ -58,6 +59,13 @@ export async function identityHeaders(
       });
       return { [ASSERTION_HEADER]: assertion };
     }
+    case 'none':
+      return {};
+    case 'token-exchange':
+    case 'delegation':
+      // Upstream MCP servers only (config/gateway-federation.ts): resolved per call by the federation's
+      // upstream identity, which needs the network and the user's stored tokens.
+      throw new Error(`identity mode ${config.mode} is resolved by the federation, not here`);
     case 'passthrough': {
       const headers: Record<string, string> = { [APPLICATION_HEADER]: application };
       if (caller.user !== null && caller.authorization !== undefined)

@@ -92,8 +92,11 @@ export class ToolCalls {
     let request;
     // Hidden arguments (operator overrides) last: an agent cannot replace a fixed value.
     const sent = tool.fixedArguments ? { ...args, ...tool.fixedArguments } : args;
+    if (tool.operation === undefined)
+      throw new GatewayError('INTERNAL', 'Internal error: the tool has no backend');
+    const operation = tool.operation;
     try {
-      request = buildBackendRequest(tool.operation, sent);
+      request = buildBackendRequest(operation, sent);
     } catch (error) {
       if (error instanceof ArgumentError)
         return errorResult(`Invalid arguments for tool ${tool.name}: ${error.message}`);
@@ -139,7 +142,7 @@ export class ToolCalls {
     const result: CallToolResult = mapOutcome(outcome, {
       structured: hasStructuredContent(version),
       hide: this.options.hidden,
-      expectJson: tool.operation.jsonResponse === true || tool.outputSchema !== undefined,
+      expectJson: operation.jsonResponse === true || tool.outputSchema !== undefined,
       operation: tool.operationId ?? tool.name,
     });
     if (governed !== undefined)

@@ -25,8 +25,10 @@ export type BackendOutcome =
     };
 
 type Settings = Readonly<
-  Pick<BackendConfig, 'name' | 'baseUrl' | 'maxResponseBytes' | 'connections'>
+  Pick<BackendConfig, 'name' | 'maxResponseBytes' | 'connections'>
 > & {
+  /** An OpenAPI backend's base URL (upstream MCP servers have their own client: gateway/federation). */
+  readonly baseUrl: string;
   readonly timeouts: Readonly<BackendConfig['timeouts']>;
   readonly injectHeaders: Readonly<Record<string, string>>;
 };

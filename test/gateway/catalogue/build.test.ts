@@ -97,7 +97,7 @@ test('payment service documents: credentials never become arguments; path-level 
   assert.ok('externalReferenceNo' in props(get.inputSchema));
   assert.ok((get.inputSchema.required as string[]).includes('externalReferenceNo'));
   assert.deepEqual(
-    get.operation.parameters.find((p) => p.name === 'externalReferenceNo')?.in,
+    get.operation?.parameters.find((p) => p.name === 'externalReferenceNo')?.in,
     'path',
   );
   assert.equal(get.outputSchema?.type, 'object');
@@ -169,7 +169,7 @@ test('headers: reserved, identity and cookie parameters are not exposed; declare
   const list = tool(catalogue, 'list_pets');
   const keys = Object.keys(props(list.inputSchema));
   assert.deepEqual(keys.sort(), ['X-Trace-Hint', 'limit', 'tags'].sort());
-  assert.equal(list.operation.parameters.find((p) => p.name === 'tags')?.explode, false);
+  assert.equal(list.operation?.parameters.find((p) => p.name === 'tags')?.explode, false);
 });
 
 test('allOf and recursive $refs survive as a finite, serialisable schema', async () => {
@@ -192,9 +192,9 @@ test('operations declaring a JSON 2xx response are marked, also without an outpu
   const catalogue = await fixtures();
   const pets = tool(catalogue, 'list_pets');
   assert.equal(pets.outputSchema, undefined, 'an array response has no outputSchema');
-  assert.equal(pets.operation.jsonResponse, true);
-  assert.equal(tool(catalogue, 'getPet').operation.jsonResponse, true, 'JSON with a charset');
-  assert.equal(tool(catalogue, 'removePet').operation.jsonResponse, false, '204 without content');
+  assert.equal(pets.operation?.jsonResponse, true);
+  assert.equal(tool(catalogue, 'getPet').operation?.jsonResponse, true, 'JSON with a charset');
+  assert.equal(tool(catalogue, 'removePet').operation?.jsonResponse, false, '204 without content');
 });
 
 test('security classes: inherited requirement, empty security, x-toolgate-auth, {} alternative', async () => {
@@ -209,7 +209,7 @@ test('security classes: inherited requirement, empty security, x-toolgate-auth, 
 test('3.1: +json media types, type arrays, $ref siblings; colliding parameter names get a prefix', async () => {
   const catalogue = await fixtures();
   const create = tool(catalogue, 'ledger_entries_create');
-  assert.equal(create.operation.body?.contentType, 'application/vnd.ledger+json');
+  assert.equal(create.operation?.body?.contentType, 'application/vnd.ledger+json');
   const memo = props(props(create.inputSchema).body).memo;
   assert.deepEqual(memo?.type, ['string', 'null']);
   const replace = tool(catalogue, 'replaceEntry');

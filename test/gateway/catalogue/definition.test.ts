@@ -10,7 +10,15 @@ import {
   formatChanges,
   toolDefinition,
 } from '../../../src/gateway/catalogue/definition.js';
-import type { Tool } from '../../../src/gateway/catalogue/types.js';
+import type { OperationBinding, Tool } from '../../../src/gateway/catalogue/types.js';
+
+const OPERATION: OperationBinding = {
+  method: 'GET',
+  pathTemplate: '/payments/{paymentId}',
+  parameters: [
+    { argument: 'paymentId', name: 'paymentId', in: 'path', required: true, explode: true },
+  ],
+};
 
 const TOOL: Tool = {
   name: 'getPayment',
@@ -25,13 +33,7 @@ const TOOL: Tool = {
   securityClass: 'public',
   backend: 'payments',
   operationId: 'getPayment',
-  operation: {
-    method: 'GET',
-    pathTemplate: '/payments/{paymentId}',
-    parameters: [
-      { argument: 'paymentId', name: 'paymentId', in: 'path', required: true, explode: true },
-    ],
-  },
+  operation: OPERATION,
 };
 
 describe('tool definitions', () => {
@@ -65,7 +67,7 @@ describe('tool definitions', () => {
       { ...TOOL, inputSchema: { ...TOOL.inputSchema, required: [] } },
       { ...TOOL, outputSchema: { type: 'object' } },
       { ...TOOL, securityClass: 'user-scoped' },
-      { ...TOOL, operation: { ...TOOL.operation, pathTemplate: '/v2/payments/{paymentId}' } },
+      { ...TOOL, operation: { ...OPERATION, pathTemplate: '/v2/payments/{paymentId}' } },
       { ...TOOL, scopes: ['payments:read'] },
       { ...TOOL, fixedArguments: { verbose: true } },
     ];

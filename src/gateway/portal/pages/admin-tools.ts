@@ -90,8 +90,8 @@ function toolDetail(session: PortalSession, t: AdminTool, errors: Record<string,
     <dl class="facts">
       <dt>Backend</dt>
       <dd>${t.backend}</dd>
-      <dt>Operation</dt>
-      <dd><code>${t.operation.method.toUpperCase()} ${t.operation.path}</code></dd>
+      <dt>${t.operation ? 'Operation' : 'Upstream tool'}</dt>
+      <dd><code>${t.operation ? `${t.operation.method.toUpperCase()} ${t.operation.path}` : (t.upstreamTool ?? '')}</code></dd>
       <dt>Approval</dt>
       <dd>
         ${approvalText(t)}

@@ -167,10 +167,11 @@ function decisionForms(session: PortalSession, a: ApprovalRecord, reasonError?: 
 
 export function registerApprovalPages(services: AdminServices, config: FrozenConfig) {
   const backends = new Map<string, PaymentBackend>(
-    config.gateway.backends.map((b) => [
-      b.name,
-      { baseUrl: b.baseUrl, injectHeaders: b.injectHeaders },
-    ]),
+    config.gateway.backends.flatMap((b) =>
+      b.baseUrl === undefined
+        ? []
+        : [[b.name, { baseUrl: b.baseUrl, injectHeaders: b.injectHeaders }]],
+    ),
   );
 
   async function contextOf(a: ApprovalRecord, summary: PaymentSummary): Promise<PaymentContext> {
