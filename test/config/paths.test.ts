@@ -53,7 +53,9 @@ test('issue 27 trap 6: absolute paths stay; the shipped documents’ names keep 
       openapi: { file: ${JSON.stringify(PETSTORE)} }
 `);
   const config = loadConfig({ configPath: path, env: {} });
-  const files = config.gateway.backends.map((b) => (b.openapi !== undefined && 'file' in b.openapi ? b.openapi.file : ''));
+  const files = config.gateway.backends.map((b) =>
+    b.openapi !== undefined && 'file' in b.openapi ? b.openapi.file : '',
+  );
   assert.deepEqual(files, ['src/payments/openapi/payment-order.yaml', PETSTORE]);
 });
 

@@ -24,9 +24,7 @@ export type BackendOutcome =
       readonly message: string;
     };
 
-type Settings = Readonly<
-  Pick<BackendConfig, 'name' | 'maxResponseBytes' | 'connections'>
-> & {
+type Settings = Readonly<Pick<BackendConfig, 'name' | 'maxResponseBytes' | 'connections'>> & {
   /** An OpenAPI backend's base URL (upstream MCP servers have their own client: gateway/federation). */
   readonly baseUrl: string;
   readonly timeouts: Readonly<BackendConfig['timeouts']>;

@@ -91,7 +91,11 @@ function toolDetail(session: PortalSession, t: AdminTool, errors: Record<string,
       <dt>Backend</dt>
       <dd>${t.backend}</dd>
       <dt>${t.operation ? 'Operation' : 'Upstream tool'}</dt>
-      <dd><code>${t.operation ? `${t.operation.method.toUpperCase()} ${t.operation.path}` : (t.upstreamTool ?? '')}</code></dd>
+      <dd>
+        <code
+          >${t.operation ? `${t.operation.method.toUpperCase()} ${t.operation.path}` : (t.upstreamTool ?? '')}</code
+        >
+      </dd>
       <dt>Approval</dt>
       <dd>
         ${approvalText(t)}
