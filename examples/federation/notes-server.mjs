@@ -21,7 +21,9 @@ import {
 
 const secret = process.env.NOTES_GATEWAY_KEY ?? '';
 if (secret.length < 16) {
-  console.error('notes-server: set NOTES_GATEWAY_KEY (16 characters or more), as the gateway config does');
+  console.error(
+    'notes-server: set NOTES_GATEWAY_KEY (16 characters or more), as the gateway config does',
+  );
   process.exit(2);
 }
 const port = Number(process.argv[2] ?? 3002);
@@ -144,7 +146,9 @@ const http = createServer(async (req, res) => {
   const user = userOf(req.headers);
   if (user === undefined) {
     res.writeHead(401, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ error: 'requests come through the gateway (X-Toolgate-Gateway-Key)' }));
+    res.end(
+      JSON.stringify({ error: 'requests come through the gateway (X-Toolgate-Gateway-Key)' }),
+    );
     return;
   }
   // Stateless: one server and transport per request, nothing kept between requests but the notes.
