@@ -89,8 +89,12 @@ export class McpUpstreamClient implements UpstreamMcp {
   readonly #sessions: UpstreamSessions;
   #negotiated: Negotiated | undefined;
   #negotiating: Promise<Negotiated> | undefined;
+  /** The standalone GET stream of one session, while open (stateful upstreams; see #listen). */
+  #listening: AbortController | undefined;
   #openedAt = 0;
   #nextId = 1;
+  /** The upstream answered the standalone GET with 405: it offers no such stream. */
+  #noStream = false;
   #closed = false;
 
   constructor(backend: McpBackend, options: McpUpstreamClientOptions = {}) {
@@ -191,6 +195,7 @@ export class McpUpstreamClient implements UpstreamMcp {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#listening?.abort();
     await Promise.allSettled(this.#sessions.drain().map((s) => this.#closeSession(s)));
     await this.#http.close();
   }
@@ -345,6 +350,7 @@ export class McpUpstreamClient implements UpstreamMcp {
     for (let attempt = 0; ; attempt++) {
       const session = negotiated.stateful ? this.#sessionOf(options, version) : undefined;
       const sessionId = session === undefined ? undefined : await session.ready;
+      if (sessionId !== undefined) this.#listen(negotiated, options, sessionId);
       const exchange = await this.#post(
         { jsonrpc: '2.0', id: this.#nextId++, method, params },
         options,
@@ -368,11 +374,51 @@ export class McpUpstreamClient implements UpstreamMcp {
     const key = credentialKey(options.headers);
     const known = this.#sessions.get(key);
     if (known !== undefined) return known;
-    const ready = this.#initialize(options, version).then(({ sessionId }) => sessionId);
+    // Every session speaks the revision negotiated first: the requests' headers name it.
+    const ready = this.#initialize(options, version).then(({ server, sessionId }) => {
+      if (server.protocolVersion !== version)
+        throw this.#error(
+          'protocol',
+          `The upstream MCP server answered a new session's initialize with ${server.protocolVersion}, not the ${version} negotiated before.`,
+        );
+      return sessionId;
+    });
     const session: UpstreamSession = { key, headers: options.headers ?? {}, ready };
     this.#sessions.set(session);
     ready.catch(() => this.#sessions.forget(session));
     return session;
+  }
+
+  /**
+   * Keeps one standalone GET stream open (on the session of the call that finds none open), for the
+   * notifications a stateful upstream sends outside any request: its tool, resource and prompt lists are
+   * the same for every session, so one stream per upstream is enough. Only when the upstream declares a
+   * listChanged capability; reopened by the next request after it ends; a 405 (none offered) is final.
+   */
+  #listen(negotiated: Negotiated, options: UpstreamRequestOptions, sessionId: string): void {
+    if (this.#listening !== undefined || this.#closed || this.#noStream) return;
+    const caps = negotiated.server.capabilities;
+    const changes = ['tools', 'resources', 'prompts'].some(
+      (k) => isObject(caps[k]) && (caps[k] as Record<string, unknown>).listChanged === true,
+    );
+    if (!changes) return;
+    const controller = new AbortController();
+    this.#listening = controller;
+    const headers = {
+      ...this.#baseHeaders({ headers: options.headers }),
+      ...legacyHeaders(negotiated.server.protocolVersion, sessionId),
+    };
+    this.#http
+      .listen(headers, (m) => this.#received(m, headers), controller.signal)
+      .then(
+        (status) => {
+          if (status === 405) this.#noStream = true;
+        },
+        () => undefined, // ended (aborted, reset): the next request opens another
+      )
+      .finally(() => {
+        if (this.#listening === controller) this.#listening = undefined;
+      });
   }
 
   async #closeSession(session: UpstreamSession): Promise<void> {
@@ -473,7 +519,8 @@ export class McpUpstreamClient implements UpstreamMcp {
 
   /** A message in an answer's stream: notifications to the listeners; requests refused at once. */
   #received(message: RpcMessage, headers: Record<string, string>): void {
-    const method = message.method as string;
+    const method = message.method;
+    if (typeof method !== 'string') return;
     if (message.id === undefined || message.id === null) {
       const params = isObject(message.params) ? message.params : undefined;
       for (const listener of this.#listeners) {

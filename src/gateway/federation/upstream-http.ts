@@ -77,6 +77,55 @@ export class UpstreamHttp {
     return (await this.#send('DELETE', null, { headers })).status;
   }
 
+  /**
+   * Opens the session's standalone stream (GET, Streamable HTTP "Listening for Messages from the
+   * Server"), where a stateful upstream sends what belongs to no request — `notifications/tools/list_changed`
+   * above all. Resolves with the status when the stream ends or is refused (405: the server offers none);
+   * only `signal` ends it from this side. It waits for no answer, so no total timeout; one event over
+   * maxResponseBytes ends it.
+   */
+  async listen(
+    headers: Readonly<Record<string, string>>,
+    onMessage: (message: RpcMessage) => void,
+    signal: AbortSignal,
+  ): Promise<number> {
+    const max = this.settings.maxResponseBytes;
+    const response = await this.#pool.request({
+      method: 'GET',
+      path: this.#path,
+      headers: { ...headers, accept: 'text/event-stream' },
+      signal,
+      bodyTimeout: 0,
+    });
+    const type = String(response.headers['content-type'] ?? '').toLowerCase();
+    if (response.statusCode !== 200 || !type.startsWith('text/event-stream')) {
+      await response.body.dump();
+      return response.statusCode;
+    }
+    const parser = new SseParser();
+    let pending = 0;
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      pending += chunk.length;
+      const events = parser.push(chunk);
+      if (events.length > 0) pending = 0;
+      else if (pending > max) {
+        response.body.destroy();
+        break;
+      }
+      for (const event of events) {
+        if (event.event !== 'message' || event.data === '') continue;
+        try {
+          const parsed: unknown = JSON.parse(event.data);
+          if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+            onMessage(parsed as RpcMessage);
+        } catch {
+          // An event that is not JSON is not MCP: skipped, the stream goes on.
+        }
+      }
+    }
+    return response.statusCode;
+  }
+
   close(): Promise<void> {
     return this.#pool.destroy();
   }

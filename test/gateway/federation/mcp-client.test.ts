@@ -124,11 +124,12 @@ test('a pinned mcp.protocolVersion is offered alone: no server/discover, initial
   const mcp = client(mcpBackend('pinned', server.url, { mcp: { protocolVersion: '2025-06-18' } }));
   assert.equal((await mcp.server()).protocolVersion, '2025-06-18');
   await mcp.request('tools/list', {});
+  const posts = server.calls.filter((c) => c.httpMethod === 'POST');
   assert.deepEqual(
-    server.calls.map((c) => c.method),
+    posts.map((c) => c.method),
     ['initialize', 'notifications/initialized', 'tools/list'],
   );
-  assert.equal(server.calls[2]?.headers['mcp-protocol-version'], '2025-06-18');
+  assert.equal(posts[2]?.headers['mcp-protocol-version'], '2025-06-18');
 });
 
 test('a pinned 2026-07-28 against a server that does not speak it is a protocol failure, not a silent downgrade', async () => {
@@ -148,7 +149,9 @@ test('a 404 to a request with a session re-initializes once and retries (Streama
   await server.forgetSessions();
   const result = await mcp.request('tools/call', { name: 'echo', arguments: { message: 'again' } });
   assert.deepEqual(result.content, [{ type: 'text', text: 'echo: again' }]);
-  const calls = server.calls.filter((c) => c.method !== 'server/discover');
+  const calls = server.calls.filter(
+    (c) => c.httpMethod === 'POST' && c.method !== 'server/discover',
+  );
   const refused = calls.findIndex((c) => c.refusedWith === 404);
   assert.ok(refused > 0, 'the old session was refused with 404');
   assert.equal(calls[refused]?.sessionId, first);
@@ -345,6 +348,31 @@ test('an upstream that goes away mid-call ends the call as unavailable, not a ha
   const error = await call;
   assert.equal(error.reason, 'unavailable');
   assert.ok(Date.now() - started < 2000);
+});
+
+test('a stateful upstream\'s notifications/tools/list_changed arrives on the standalone GET stream and reaches onNotification (Streamable HTTP, "Listening for Messages from the Server"; issue 28: "refreshed on notifications/tools/list_changed")', async () => {
+  const server = await upstream({ stateful: true });
+  const mcp = client(mcpBackend('changing', server.url));
+  const seen: string[] = [];
+  mcp.onNotification((n) => seen.push(n.method));
+  const before = await mcp.listAll('tools/list', 'tools');
+  assert.equal(before.items.length, DEFAULT_TOOLS.length);
+  const deadline = Date.now() + 3000;
+  while (!server.calls.some((c) => c.httpMethod === 'GET') && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  const get = server.calls.find((c) => c.httpMethod === 'GET');
+  assert.ok(get !== undefined, 'the client opened the standalone stream');
+  assert.deepEqual([get.sessionId], server.sessionIds());
+  await new Promise((resolve) => setTimeout(resolve, 100)); // the SDK registers the stream
+  server.setTools(DEFAULT_TOOLS.filter((t) => t.name === 'echo'));
+  while (!seen.includes('notifications/tools/list_changed') && Date.now() < deadline + 2000)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.ok(seen.includes('notifications/tools/list_changed'), seen.join(', '));
+  const after = await mcp.listAll('tools/list', 'tools');
+  assert.deepEqual(
+    after.items.map((t) => t.name),
+    ['echo'],
+  );
 });
 
 test('a closed client refuses requests and ends its sessions with DELETE', async () => {
