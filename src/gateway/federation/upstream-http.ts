@@ -42,6 +42,9 @@ export interface ExchangeOptions {
   readonly signal?: AbortSignal | undefined;
 }
 
+/** How long an SSE answer may stay open after its response before the connection is cut. */
+const LINGER_MS = 1000;
+
 /** Why the exchange was abandoned by this side: timeout, size cap, caller's abort or a complete answer. */
 class Abandoned extends Error {
   constructor(readonly why: 'done' | 'failed') {
@@ -146,6 +149,7 @@ export class UpstreamHttp {
       let size = 0;
       let sse: SseParser | undefined;
       let response: RpcMessage | undefined;
+      let linger: NodeJS.Timeout | undefined;
       const chunks: Buffer[] = [];
       const fail = (reason: UpstreamFailure, message: string): void => {
         if (settled) return;
@@ -220,14 +224,16 @@ export class UpstreamHttp {
             }
             seen(parsed);
             if (response !== undefined) {
-              // The answer is complete: the rest of the stream (if the server keeps it open) is not read.
+              // The answer is complete. Servers end the stream after it (the connection is then kept
+              // for the next request); one that keeps it open is cut after a short grace.
               succeed();
-              controller?.abort(new Abandoned('done'));
+              linger = setTimeout(() => controller?.abort(new Abandoned('done')), LINGER_MS);
               return;
             }
           }
         },
         onResponseEnd: () => {
+          clearTimeout(linger);
           if (settled) return;
           if (sse === undefined && chunks.length > 0 && contentType.includes('json')) {
             let parsed: unknown;
@@ -255,6 +261,7 @@ export class UpstreamHttp {
           succeed();
         },
         onResponseError: (_c, error) => {
+          clearTimeout(linger);
           if (error instanceof Abandoned) return;
           const [reason, message] = classify(error, timeouts);
           fail(reason, message);

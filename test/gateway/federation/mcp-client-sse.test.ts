@@ -4,7 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SseParser } from '../../../src/gateway/federation/sse.js';
 import { credentialKey } from '../../../src/gateway/federation/upstream-sessions.js';
-import { headerSafe } from '../../../src/gateway/federation/mcp-client.js';
+import { headerSafe, openUpstreams } from '../../../src/gateway/federation/mcp-client.js';
+import type { BackendConfig } from '../../../src/config/gateway-mcp.js';
+import { mcpBackend } from './support/upstream-backend.js';
 
 test('§9.2.6: events end at a blank line; data lines join with LF; id and event kept; comments ignored', () => {
   const parser = new SseParser();
@@ -49,4 +51,35 @@ test('2026-07-28 Mcp-Name: visible ASCII as is, anything else Base64-sentinel en
   assert.equal(headerSafe('file:///tmp/a b'), 'file:///tmp/a b');
   assert.equal(headerSafe('café'), `=?base64?${Buffer.from('café').toString('base64')}?=`);
   assert.equal(headerSafe(' lead'), `=?base64?${Buffer.from(' lead').toString('base64')}?=`);
+});
+
+test('openUpstreams: a client for every backend with mcp, none for OpenAPI backends', async () => {
+  const mcp = mcpBackend('remote', 'http://127.0.0.1:9/mcp');
+  const common = {
+    injectHeaders: {},
+    approve: [] as string[],
+    identity: { mode: 'none' as const, claims: {}, assertionTtlSeconds: 60 },
+    tools: {},
+  };
+  const backends: BackendConfig[] = [
+    {
+      ...mcp,
+      mcp: { ...mcp.mcp, headers: {}, resources: { approve: [] }, prompts: { approve: [] } },
+      ...common,
+    },
+    {
+      name: 'payments',
+      baseUrl: 'http://127.0.0.1:9',
+      openapi: { file: 'x.yaml' },
+      timeouts: mcp.timeouts,
+      maxResponseBytes: 1024,
+      connections: 1,
+      ...common,
+    },
+  ];
+  const upstreams = openUpstreams(backends);
+  assert.deepEqual([...upstreams.keys()], ['remote']);
+  assert.equal(upstreams.get('remote')?.backend, 'remote');
+  assert.equal(upstreams.get('remote')?.circuitOpen, false);
+  for (const upstream of upstreams.values()) await upstream.close();
 });
