@@ -535,20 +535,20 @@ export class McpUpstreamClient implements UpstreamMcp {
       }
       return;
     }
-    // A request from the server (sampling, elicitation, roots): the gateway declared no such capability,
-    // so it answers "method not found" rather than leave the upstream waiting for the call's timeout.
+    // A request from the server. `ping` is answered (MCP Utilities/Ping: the receiver MUST respond);
+    // sampling, elicitation and roots were not declared by the gateway, so "method not found" at once
+    // rather than leave the upstream waiting for the call's timeout.
     const id = message.id;
     if (typeof id !== 'string' && typeof id !== 'number') return;
-    void this.#http
-      .post(
-        {
-          jsonrpc: '2.0',
-          id,
-          error: { code: -32601, message: `Method not found: ${method.slice(0, 100)}` },
-        },
-        { headers },
-      )
-      .catch(() => undefined);
+    const answer: RpcMessage =
+      method === 'ping'
+        ? { jsonrpc: '2.0', id, result: {} }
+        : {
+            jsonrpc: '2.0',
+            id,
+            error: { code: -32601, message: `Method not found: ${method.slice(0, 100)}` },
+          };
+    void this.#http.post(answer, { headers }).catch(() => undefined);
   }
 
   /** The result object of an answer, or the UpstreamError it amounts to. */

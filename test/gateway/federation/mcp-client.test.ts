@@ -5,6 +5,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
+import * as z from 'zod';
 import { McpUpstreamClient } from '../../../src/gateway/federation/mcp-client.js';
 import { UpstreamError } from '../../../src/gateway/federation/contracts.js';
 import { startSdkUpstream, DEFAULT_TOOLS, type SdkUpstream } from './support/sdk-upstream.js';
@@ -373,6 +374,45 @@ test('a stateful upstream\'s notifications/tools/list_changed arrives on the sta
     after.items.map((t) => t.name),
     ['echo'],
   );
+});
+
+test("requests from the server in a call's stream: ping is answered, roots/list (not declared) refused at once with -32601, not left to time out (MCP Utilities/Ping; Lifecycle, capability negotiation)", async () => {
+  const asking = {
+    name: 'ask',
+    description: 'Pings the client, then asks it for its roots.',
+    handler: async (
+      _args: Record<string, unknown>,
+      extra: Parameters<(typeof DEFAULT_TOOLS)[number]['handler']>[1],
+    ) => {
+      const pong = await extra.sendRequest({ method: 'ping' }, z.object({}), { timeout: 3000 });
+      try {
+        await extra.sendRequest(
+          { method: 'roots/list' },
+          z.object({ roots: z.array(z.unknown()) }),
+          {
+            timeout: 3000,
+          },
+        );
+        return { content: [{ type: 'text' as const, text: 'roots answered' }] };
+      } catch (error) {
+        return {
+          content: [
+            {
+              type: 'text' as const,
+              text: `pong ${JSON.stringify(pong)}; roots refused: ${String(error)}`,
+            },
+          ],
+        };
+      }
+    },
+  };
+  const server = await upstream({ stateful: true, tools: [asking] });
+  const mcp = client(mcpBackend('asking', server.url));
+  const started = Date.now();
+  const result = await mcp.request('tools/call', { name: 'ask', arguments: {} });
+  const text = (result.content as { text: string }[])[0]?.text ?? '';
+  assert.match(text, /^pong \{\}; roots refused: .*-32601/);
+  assert.ok(Date.now() - started < 2500, `took ${Date.now() - started} ms`);
 });
 
 test('a closed client refuses requests and ends its sessions with DELETE', async () => {

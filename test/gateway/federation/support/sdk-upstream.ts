@@ -36,7 +36,17 @@ export interface FixtureTool {
   readonly outputSchema?: z.ZodRawShape;
   readonly handler: (
     args: Record<string, unknown>,
+    extra: FixtureToolExtra,
   ) => Promise<FixtureToolResult> | FixtureToolResult;
+}
+
+/** What a fixture tool can do besides answering: send a request to the client (the SDK's sendRequest). */
+export interface FixtureToolExtra {
+  sendRequest(
+    request: { method: string; params?: Record<string, unknown> },
+    resultSchema: z.ZodType,
+    options?: { timeout?: number },
+  ): Promise<unknown>;
 }
 
 export interface FixtureToolResult {
@@ -126,11 +136,13 @@ export async function startSdkUpstream(options: SdkUpstreamOptions = {}): Promis
         tool.name,
         {
           description: tool.description,
-          inputSchema: tool.inputSchema,
+          // Always a shape (empty for none): the SDK then calls back with (args, extra).
+          inputSchema: tool.inputSchema ?? {},
           ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
         },
         // The SDK types the callback from the schema; the fixture's handlers take plain arguments.
-        ((args: Record<string, unknown>) => tool.handler(args)) as never,
+        ((args: Record<string, unknown>, extra: FixtureToolExtra) =>
+          tool.handler(args, extra)) as never,
       ),
     );
   };
