@@ -11,7 +11,8 @@
 //
 // Options: `stateful` (default true: session ids, one McpServer per session; false: a fresh server per
 // request, no session), `json` (default false: answers as SSE streams; true: application/json), `tools`
-// (default DEFAULT_TOOLS: echo, add with structured output, slow), `authorize` (called with each request's
+// (default DEFAULT_TOOLS: echo, add with structured output, slow; a FixtureTool's handler gets the
+// arguments and `extra.sendRequest` to send the client a request such as ping or roots/list), `authorize` (called with each request's
 // headers; answering a refusal makes the server reply 401 with that WWW-Authenticate, before the SDK
 // sees the request). Every server offers the resource `info://server`, the template `item://{id}` and the
 // prompt `greet` (argument `name`).
