@@ -70,9 +70,7 @@ export function bundleMetadataUrl(mcpUrl: string, name: string): string {
 export function bundleAudiences(mcpUrl: string, name: string, configured: string): string[] {
   const own = bundleResourceUrl(mcpUrl, name);
   const plain = mcpUrl.replace(/\/+$/, '');
-  return configured.replace(/\/+$/, '') === plain || configured === own
-    ? [own]
-    : [own, configured];
+  return configured.replace(/\/+$/, '') === plain || configured === own ? [own] : [own, configured];
 }
 
 /** Every configured bundle, its scope expanded against the live catalogue (cached per revision). */

@@ -37,7 +37,11 @@ export function bundleRefusal(allowed: readonly string[], at: string | undefined
   return new GatewayError(
     'FORBIDDEN',
     `This subscription is limited to the tool bundle${allowed.length === 1 ? '' : 's'} ${allowed.join(', ')}; it cannot be used at ${where}.`,
-    { reason: 'SUBSCRIPTION_BUNDLE_LIMITED', bundles: [...allowed], ...(at === undefined ? {} : { bundle: at }) },
+    {
+      reason: 'SUBSCRIPTION_BUNDLE_LIMITED',
+      bundles: [...allowed],
+      ...(at === undefined ? {} : { bundle: at }),
+    },
   );
 }
 
