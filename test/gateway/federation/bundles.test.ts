@@ -354,6 +354,10 @@ describe('quotas at bundle endpoints (issue 28: "the same keys, approval and quo
       assert.equal(over.statusCode, 429);
       assert.equal(over.json().error.code, -31029);
       assert.equal(over.json().error.data.scope, 'subscription');
+      // The bundle's requests are counted with the MCP endpoint's on /metrics (method and status only).
+      const metrics = await gw.app.inject({ method: 'GET', url: '/metrics' });
+      assert.match(metrics.body, /toolgate_mcp_requests_total\{method="ping",status="200"\} 2/);
+      assert.match(metrics.body, /toolgate_mcp_requests_total\{method="ping",status="429"\} 1/);
     } finally {
       await gw.close();
       await backend.close();
