@@ -15,7 +15,7 @@ test('keys create --bundles limits the subscription to configured bundles; unkno
     configFile,
     'dataDir: data\ngateway:\n  bundles:\n    payments:\n      tools: [getPayment]\n    support:\n      tools: [fetchBankDetails]\n',
   );
-  const run = (args: string[]) => runCli([...args, '--config', configFile], {}, 20000, project);
+  const run = (args: string[]) => runCli([...args, '--config', configFile], {}, 60000, project);
 
   const created = await run([
     'keys',

@@ -15,6 +15,8 @@ import {
 } from '../../../src/gateway/federation/bundles.js';
 import type { Catalogue, Tool } from '../../../src/gateway/catalogue/types.js';
 import { SubscriptionStore } from '../../../src/gateway/auth/subscriptions/store.js';
+import { openSqlite } from '../../../src/shared/db/sqlite.js';
+import { migrateGatewayDatabase } from '../../../src/gateway/database.js';
 import { startFixtureBackend, type FixtureBackend } from '../support/fixture-backend.js';
 import {
   fixtureBackendConfig,
@@ -361,6 +363,38 @@ describe('quotas at bundle endpoints (issue 28: "the same keys, approval and quo
     } finally {
       await gw.close();
       await backend.close();
+    }
+  });
+
+  test('storage: the limit is stored sorted without repeats; an empty list or a malformed name is refused', async () => {
+    const db = openSqlite({ path: ':memory:' });
+    try {
+      await migrateGatewayDatabase(db);
+      const store = new SubscriptionStore(db);
+      const made = await store.create({
+        application: 'a',
+        environment: 'development',
+        bundles: ['support', 'payments', 'support'],
+      });
+      assert.deepEqual(made.subscription.bundles, ['payments', 'support']);
+      assert.deepEqual((await store.findByKey(made.primaryKey))?.subscription.bundles, [
+        'payments',
+        'support',
+      ]);
+      const open = await store.create({ application: 'b', environment: 'development' });
+      assert.equal(open.subscription.bundles, null, 'not limited unless asked');
+      await assert.rejects(
+        store.create({ application: 'c', environment: 'development', bundles: [] }),
+        /bundles: name at least one bundle/,
+      );
+      await assert.rejects(
+        store.update(open.subscription.id, { bundles: ['Not A Name'] }),
+        /bundles: "Not A Name" is not a valid bundle name/,
+      );
+      const lifted = await store.update(made.subscription.id, { bundles: null });
+      assert.equal(lifted.bundles, null);
+    } finally {
+      await db.close();
     }
   });
 
