@@ -174,7 +174,8 @@ async function exchangeToken(
     contentType = String(response.headers['content-type'] ?? '');
     text = await readLimited(response.body, MAX_RESPONSE_BYTES);
   } catch (error) {
-    if (error instanceof TooLarge) throw unavailable(`the answer exceeds ${MAX_RESPONSE_BYTES} bytes`);
+    if (error instanceof TooLarge)
+      throw unavailable(`the answer exceeds ${MAX_RESPONSE_BYTES} bytes`);
     const name = (error as { name?: unknown }).name;
     if (name === 'TimeoutError' || name === 'AbortError' || /Timeout/.test(String(name)))
       throw unavailable(`no answer within ${config.timeoutMs} ms`);
