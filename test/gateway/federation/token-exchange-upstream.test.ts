@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { createPublicKey, verify as verifySignature, type JsonWebKey } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { loadConfig } from '../../../src/config/load.js';
+import { createDevIdp } from '../../../src/gateway/auth/dev-idp/idp.js';
 import type { Caller } from '../../../src/gateway/caller.js';
 import { UpstreamError } from '../../../src/gateway/federation/contracts.js';
 import { McpUpstreamClient } from '../../../src/gateway/federation/mcp-client.js';
@@ -181,7 +182,6 @@ test("two users: each call carries its own user's exchanged token (bob's call is
   const { identity, client } = configuredUpstream();
   try {
     const alice = await signInUser(metadata, `${gatewayUrl}/mcp`, 'openid');
-    const { createDevIdp } = await import('../../../src/gateway/auth/dev-idp/idp.js');
     const idp = await createDevIdp({ dataDir: gw.config.dataDir });
     const bobToken = await idp.mintToken({
       sub: 'bob',
