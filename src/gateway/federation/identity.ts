@@ -19,14 +19,14 @@ import { identityHeaders } from '../forwarding/identity.js';
 import type { UpstreamCredentials, UpstreamIdentity } from './contracts.js';
 
 /** An upstream MCP backend as configured (`gateway.backends[]` with `mcp`). */
-export type McpBackend = DeepReadonly<BackendConfig> & {
+export type FederatedBackend = DeepReadonly<BackendConfig> & {
   readonly mcp: NonNullable<DeepReadonly<BackendConfig>['mcp']>;
 };
 
 /** Credentials that need the network or the user's stored tokens: built by other modules, passed in. */
 export type CredentialProvider = (
   caller: Caller,
-  backend: McpBackend,
+  backend: FederatedBackend,
 ) => Promise<UpstreamCredentials>;
 
 export interface CredentialProviders {
@@ -65,7 +65,7 @@ export class UpstreamIdentityRefused extends Error {
  * be served (assertion without the signing key, token-exchange or delegation without their provider).
  */
 export function upstreamIdentity(options: UpstreamIdentityOptions): UpstreamIdentity {
-  const backends = new Map<string, McpBackend>();
+  const backends = new Map<string, FederatedBackend>();
   options.backends.forEach((backend, i) => {
     if (backend.mcp === undefined) return;
     const at = `gateway.backends[${i}] (${backend.name}).identity.mode`;
@@ -80,7 +80,7 @@ export function upstreamIdentity(options: UpstreamIdentityOptions): UpstreamIden
       throw new ConfigError(
         `${at}: delegation is configured but this gateway has no delegated sign-in`,
       );
-    backends.set(backend.name, backend as McpBackend);
+    backends.set(backend.name, backend as FederatedBackend);
   });
   return async (caller, name) => {
     const backend = backends.get(name);
@@ -115,7 +115,7 @@ export function upstreamIdentity(options: UpstreamIdentityOptions): UpstreamIden
 }
 
 /** The resource a passed-through token must be meant for: `identity.audience`, else the upstream's URL. */
-export function upstreamResource(backend: McpBackend): string {
+export function upstreamResource(backend: FederatedBackend): string {
   return backend.identity.audience ?? backend.mcp.url;
 }
 
@@ -123,7 +123,10 @@ export function upstreamResource(backend: McpBackend): string {
  * The caller's own Authorization header, only for a token whose audience includes the upstream's
  * resource; an anonymous caller sends none. Throws UpstreamIdentityRefused for a token meant for others.
  */
-export function passthroughHeaders(caller: Caller, backend: McpBackend): Record<string, string> {
+export function passthroughHeaders(
+  caller: Caller,
+  backend: FederatedBackend,
+): Record<string, string> {
   if (caller.user === null || caller.authorization === undefined) return {};
   const resource = upstreamResource(backend);
   const audiences = audiencesOf(caller.user.claims.aud);
@@ -167,7 +170,7 @@ function normalised(value: string): string | undefined {
 async function provided(
   provider: CredentialProvider | undefined,
   caller: Caller,
-  backend: McpBackend,
+  backend: FederatedBackend,
 ): Promise<UpstreamCredentials> {
   // Checked at startup; kept for the type.
   if (provider === undefined)

@@ -14,7 +14,7 @@ import {
   UpstreamIdentityRefused,
   sameResource,
   upstreamIdentity,
-  type McpBackend,
+  type FederatedBackend,
 } from '../../../src/gateway/federation/identity.js';
 import type { UpstreamCredentials } from '../../../src/gateway/federation/contracts.js';
 
@@ -208,7 +208,7 @@ test('token-exchange and delegation: the providers answer, given the caller and 
     ],
     gatewayUrl: 'http://127.0.0.1:8080',
     providers: {
-      tokenExchange: async (c, b: McpBackend) => {
+      tokenExchange: async (c, b: FederatedBackend) => {
         seen.push(`x:${c.user?.subject}:${b.name}:${b.mcp.url}`);
         return { kind: 'headers', headers: { Authorization: 'Bearer exchanged' } };
       },
