@@ -9,7 +9,13 @@ import type { Tool } from '../catalogue/types.js';
 import { isPlainObject } from '../../shared/is-plain-object.js';
 import { MAX_JSON_DEPTH } from '../../shared/json-depth.js';
 import { hasStructuredContent, hasToolAnnotations } from '../mcp/protocol.js';
-import { UpstreamError, type UpstreamCallOutcome, type UpstreamMcp } from './contracts.js';
+import type { BackendAnswer } from '../governance/pipeline.js';
+import {
+  UpstreamError,
+  type UpstreamCallOutcome,
+  type UpstreamFailure,
+  type UpstreamMcp,
+} from './contracts.js';
 
 export interface UpstreamCall {
   readonly tool: Tool;
@@ -154,12 +160,42 @@ function forRevision(item: Record<string, unknown>, version: string): Record<str
   return item;
 }
 
+/**
+ * What governance records of an upstream's answer. A result that is not an error is a success (HTTP 200
+ * carried it) with its structuredContent as the body; a tool error keeps its reservation (MCP does not say
+ * whether the tool did anything); a JSON-RPC error, refused credentials or an open circuit mean the tool did
+ * not run; a timeout, a lost connection or a lost answer may have run it (docs/decisions.md, D-255).
+ */
+export function governanceAnswer(outcome: UpstreamCallOutcome): BackendAnswer {
+  if (outcome.kind === 'failure')
+    // Always said: the default reading of 'unavailable' (an HTTP backend's: nothing sent) is not this one.
+    return { failure: outcome.reason, refused: NOT_RUN.has(outcome.reason) };
+  if (outcome.isError) return { failure: 'tool_error' };
+  return { status: 200, body: outcome.structuredContent };
+}
+
+/**
+ * Upstream failures after which the tool certainly did not run. Not 'unavailable': for an upstream MCP
+ * server it also means a connection lost after the request was sent.
+ */
+const NOT_RUN: ReadonlySet<UpstreamFailure> = new Set(['circuit_open', 'unauthorized', 'rpc']);
+
+/** The text blocks of a result, joined (for an error that quotes it). */
+export function resultText(result: UpstreamToolResult): string {
+  return result.content
+    .filter((c) => c.type === 'text' && typeof c.text === 'string')
+    .map((c) => c.text as string)
+    .join('\n')
+    .slice(0, 4000);
+}
+
 /** The caller's message for a failure: the backend and what happened, never its address or credentials. */
 function failureMessage(backend: string, error: UpstreamError): string {
   const server = `The upstream MCP server ${backend}`;
   switch (error.reason) {
     case 'unavailable':
-      return `${server} could not be reached (no connection); the tool was not run there. Try again later.`;
+      // The client's 'unavailable' covers a refused connection and one lost mid-answer alike.
+      return `${server} is unavailable (no connection, or the connection was lost before it answered). Try again later; if the connection was lost during the call the tool may have run there, so check before retrying.`;
     case 'timeout':
       return `${server} did not answer in time; the tool may or may not have run there. Check its state before retrying.`;
     case 'circuit_open':

@@ -1,6 +1,8 @@
 // tools/call: the named tool, if the caller may use it, then its call through to the backend: security
 // class → arguments → governance (only while a rule is in force: policy, consent, budgets) → upstream
-// request with identity headers → the backend's outcome as a tool result (→ governance settles).
+// request with identity headers → the backend's outcome as a tool result (→ governance settles). An upstream
+// MCP server's tool (federation, issue 28) takes the same steps, with its credentials resolved before
+// governance and a tools/call at the upstream (federation/calls.ts) instead of the HTTP request.
 import type { FastifyBaseLogger } from 'fastify';
 import type { ToolDirectory } from '../catalogue/directory.js';
 import type { Tool } from '../catalogue/types.js';
@@ -13,10 +15,15 @@ import { errorResult, mapOutcome, type CallToolResult } from './tool-result.js';
 import type { ArgumentValidator } from './arguments.js';
 import { hasStructuredContent } from './protocol.js';
 import { elicitationChannel } from './url-elicitation.js';
-import { callUpstreamTool, upstreamResult, type UpstreamToolResult } from '../federation/calls.js';
+import {
+  callUpstreamTool,
+  governanceAnswer,
+  resultText,
+  upstreamResult,
+  type UpstreamToolResult,
+} from '../federation/calls.js';
 import type {
   UpstreamCallOutcome,
-  UpstreamFailure,
   UpstreamIdentity,
   UpstreamMcp,
 } from '../federation/contracts.js';
@@ -269,7 +276,7 @@ export class ToolCalls {
       upstream: outcome.kind === 'failure' ? outcome.reason : outcome.isError ? 'tool_error' : 'ok',
       upstreamMs: Math.round(Number(process.hrtime.bigint() - started) / 1e3) / 1e3,
     });
-    if (governed !== undefined) await this.settle(governed, trace, upstreamAnswer(outcome));
+    if (governed !== undefined) await this.settle(governed, trace, governanceAnswer(outcome));
     const result = upstreamResult(outcome, {
       backend: tool.backend,
       version,
@@ -287,7 +294,7 @@ export class ToolCalls {
           'upstream result does not match outputSchema',
         );
         return errorResult(
-          `The upstream MCP server ${tool.backend} answered with a result that does not match the tool's declared output schema (${problems.join('; ')}). Result: ${textOf(result)}`,
+          `The upstream MCP server ${tool.backend} answered with a result that does not match the tool's declared output schema (${problems.join('; ')}). Result: ${resultText(result)}`,
         );
       }
     }
@@ -327,39 +334,6 @@ export class ToolCalls {
       );
     }
   }
-}
-
-/**
- * What governance records of an upstream's answer. A result that is not an error is a success (HTTP 200
- * carried it) with its structuredContent as the body; a tool error keeps its reservation (MCP does not say
- * whether the tool did anything); a JSON-RPC error, refused credentials or an open circuit mean the tool did
- * not run; a timeout or a lost answer may have run it (docs/decisions.md, D-255).
- */
-function upstreamAnswer(outcome: UpstreamCallOutcome): BackendAnswer {
-  if (outcome.kind === 'failure')
-    return {
-      failure: outcome.reason,
-      ...(NOT_RUN.has(outcome.reason) ? { refused: true } : {}),
-    };
-  if (outcome.isError) return { failure: 'tool_error' };
-  return { status: 200, body: outcome.structuredContent };
-}
-
-/** Upstream failures after which the tool certainly did not run ('unavailable': nothing was sent). */
-const NOT_RUN: ReadonlySet<UpstreamFailure> = new Set([
-  'unavailable',
-  'circuit_open',
-  'unauthorized',
-  'rpc',
-]);
-
-/** The text blocks of a result, joined (for an error that quotes it). */
-function textOf(result: UpstreamToolResult): string {
-  return result.content
-    .filter((c) => c.type === 'text' && typeof c.text === 'string')
-    .map((c) => c.text as string)
-    .join('\n')
-    .slice(0, 4000);
 }
 
 /**

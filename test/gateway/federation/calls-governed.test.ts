@@ -163,9 +163,11 @@ describe('issue 25 rules over upstream MCP tools', () => {
     assert.equal(ledger.released, 3);
   });
 
-  test('budget: a timeout or a tool error keeps the reservation (the tool may have run)', async () => {
+  test('budget: a timeout, a lost connection or a tool error keeps the reservation (the tool may have run)', async () => {
     const timeout = setup(() => new UpstreamError('up', 'timeout', 'slow'), [BUDGET]);
     await timeout.h.run(pay, call('40.00'));
+    const lost = setup(() => new UpstreamError('up', 'unavailable', 'connection lost'), [BUDGET]);
+    await lost.h.run(pay, call('1.00'));
     const toolError = setup(
       () => ({ content: [{ type: 'text', text: 'bank offline' }], isError: true }),
       [BUDGET],
@@ -173,12 +175,12 @@ describe('issue 25 rules over upstream MCP tools', () => {
     const result = await toolError.h.run(pay, call('10.00'));
     assert.deepEqual(result, { content: [{ type: 'text', text: 'bank offline' }], isError: true });
     assert.equal(ledger.released, 0);
-    assert.equal(ledger.spent.get('daily'), 5000);
+    assert.equal(ledger.spent.get('daily'), 5100);
     assert.deepEqual(
       evidence
         .filter((e) => e.action === 'governance.backend.answer')
         .map((e) => e.details.failure),
-      ['timeout', 'tool_error'],
+      ['timeout', 'unavailable', 'tool_error'],
     );
   });
 

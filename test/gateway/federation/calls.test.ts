@@ -310,7 +310,10 @@ describe('the result (issue 28: outputSchema/structuredContent passed through)',
 
 describe('upstream failures (issue 28: one upstream down or slow ... its calls get a clear error)', () => {
   const cases: [UpstreamFailure, RegExp][] = [
-    ['unavailable', /could not be reached \(no connection\); the tool was not run there/],
+    [
+      'unavailable',
+      /is unavailable \(no connection, or the connection was lost before it answered\)/,
+    ],
     ['timeout', /did not answer in time; the tool may or may not have run there/],
     ['circuit_open', /circuit breaker open\); the tool was not run there/],
     ['unauthorized', /refused the credentials the gateway sent on your behalf \(HTTP 401\/403\)/],
