@@ -127,6 +127,54 @@ describe('calls through the real client to an SDK server', () => {
     assert.deepEqual(old, { content: [{ type: 'text', text: '5' }] });
   });
 
+  test("content of every kind comes through as the SDK server sent it, the upstream's address masked", async () => {
+    const PNG = Buffer.from('not really a png').toString('base64');
+    let url = '';
+    const sdk = await upstream({
+      tools: [
+        {
+          name: 'where',
+          // The fixture types text content; the SDK passes any content block on.
+          handler: () =>
+            ({
+              content: [
+                { type: 'text', text: `served by ${url}` },
+                { type: 'image', data: PNG, mimeType: 'image/png' },
+                {
+                  type: 'resource_link',
+                  uri: 'item://7',
+                  name: 'item 7',
+                  mimeType: 'application/json',
+                },
+              ],
+            }) as never,
+        },
+      ],
+    });
+    url = sdk.url;
+    const config = backend(sdk.url);
+    const origin = new URL(sdk.url);
+    const h = harness({
+      upstreams: [client(config)],
+      identity: upstreamIdentity({ backends: [config], gatewayUrl: 'http://127.0.0.1:8080' }),
+      hidden: [sdk.url, origin.origin, origin.host],
+    });
+    const where = mcpTool({ name: 'up_where', mcp: { name: 'where' } });
+    const result = await h.run(where, { name: 'up_where', arguments: {} }, '2025-11-25');
+    assert.deepEqual(result, {
+      content: [
+        { type: 'text', text: 'served by [backend]' },
+        { type: 'image', data: PNG, mimeType: 'image/png' },
+        { type: 'resource_link', uri: 'item://7', name: 'item 7', mimeType: 'application/json' },
+      ],
+    });
+    const old = await h.run(where, { name: 'up_where', arguments: {} }, '2025-03-26');
+    assert.deepEqual((old.content as unknown[])[2], {
+      type: 'text',
+      text: 'Resource link item 7 <item://7>',
+    });
+  });
+
   test('a structuredContent that does not match the outputSchema is an error result', async () => {
     const sdk = await upstream();
     const { h } = await through(sdk);

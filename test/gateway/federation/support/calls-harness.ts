@@ -127,6 +127,8 @@ export function harness(options: {
   readonly upstreams: readonly UpstreamMcp[];
   readonly identity?: UpstreamIdentity;
   readonly governance?: Governance;
+  /** Addresses to mask (default HIDDEN). */
+  readonly hidden?: readonly string[];
 }): Harness {
   const annotations: Record<string, unknown>[] = [];
   const warnings: string[] = [];
@@ -145,7 +147,7 @@ export function harness(options: {
     identity: async () => {
       throw new Error('the HTTP identity forwarder is not used for upstream MCP tools');
     },
-    hidden: HIDDEN,
+    hidden: options.hidden ?? HIDDEN,
     governance: options.governance,
     upstreams: new Map(options.upstreams.map((u) => [u.backend, u])),
     upstreamIdentity: options.identity ?? (async () => ({ kind: 'headers', headers: {} })),
