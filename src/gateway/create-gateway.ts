@@ -56,6 +56,8 @@ import { openBudgetLedger } from './governance/budgets/open.js';
 import { RequestStateSigner } from './governance/request-state.js';
 import { AuditEvidence } from './storage/governance-evidence.js';
 import type { MoneyLocation } from '../config/gateway-mcp.js';
+import { openFederation, type Federation, type UpstreamOpener } from './federation/federation.js';
+import { openUpstreams } from './federation/mcp-client.js';
 
 export const GATEWAY_JWKS_PATH = '/.well-known/jwks.json';
 
@@ -69,6 +71,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The governance rules in force on this replica (issue 25); the call path reads `current()`. */
     governor?: LiveGovernor;
+    /** The upstream MCP servers (issue 28), when a backend is one: their clients and their tools. */
+    federation?: Federation;
   }
 }
 
@@ -85,6 +89,8 @@ export interface CreateGatewayOptions {
    * otherwise built from configuration.
    */
   readonly governance?: ((stores: GatewayStores) => GovernanceServices) | undefined;
+  /** Opens the upstream MCP servers' clients (tests with scripted upstreams); otherwise the real ones. */
+  readonly openUpstreams?: UpstreamOpener<FrozenConfig['gateway']['backends'][number]> | undefined;
 }
 
 export async function createGateway(options: CreateGatewayOptions): Promise<FastifyInstance> {
@@ -150,6 +156,16 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     // What `toolgate tools reload` compares a new catalogue with, until a reload records its own.
     if (!options.catalogue)
       await generations.recordIfAbsent(toolCounts(catalogue, gateway.backends));
+    // Upstream MCP servers (issue 28): opened once, their tools served beside the OpenAPI ones.
+    let served: ToolDirectory | undefined;
+    const federation = await openFederation({
+      backends: gateway.backends,
+      logger,
+      openUpstreams: options.openUpstreams ?? openUpstreams,
+      reserved: () => (served?.base ?? catalogue).byName,
+    });
+    if (federation) closers.push(() => federation.close());
+    if (federation) app.decorate('federation', federation);
     const directory = new ToolDirectory(
       catalogue,
       configured.configApproved,
@@ -166,7 +182,9 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
           { reason: error instanceof Error ? error.message : String(error) },
           'pinning tool definitions failed: retried on the next approval refresh',
         ),
+      federation?.tools,
     );
+    served = directory;
     await directory.refresh(true);
     if (gateway.mcp.watchDocuments && !options.catalogue) {
       const watch = watchDocuments({
@@ -222,7 +240,9 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
 
     await app.register(async (scope) => {
       const metadata = protectedResourceMetadataUrls(settings.mcpUrl);
-      const scopesSupported = [...new Set([...gateway.auth.scopes, ...toolScopes(catalogue)])];
+      const scopesSupported = [
+        ...new Set([...gateway.auth.scopes, ...toolScopes(directory.catalogue)]),
+      ];
       // Built per request: the issuer follows the identity-provider settings in force.
       const document = () =>
         buildProtectedResourceMetadata({
@@ -239,7 +259,13 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       await app.register(metrics.routes);
     }
     if (settings.devIdp.enabled)
-      await registerDevIdentityProvider(app, config, settings, toolScopes(catalogue), stores.db);
+      await registerDevIdentityProvider(
+        app,
+        config,
+        settings,
+        toolScopes(directory.catalogue),
+        stores.db,
+      );
     await registerMcpEndpoint(app, {
       path: gateway.mcp.path,
       dispatcher: new Dispatcher(listing, calls, {

@@ -273,7 +273,8 @@ export class UpstreamToolCache implements FederatedTools {
         continue;
       }
       const message = `tool name "${tool.name}" of backend ${tool.backend} (${describe(tool)}) is already the name of a tool of backend ${holder.backend} (${describe(holder)}); set gateway.backends[${entry.backend.name}].mcp.toolPrefix or rename it in gateway.backends[${entry.backend.name}].tools.${tool.mcp?.name ?? tool.name}.name`;
-      if (this.starting) this.startupErrors.push(new GatewayError('CATALOGUE_LOAD_FAILED', message));
+      if (this.starting)
+        this.startupErrors.push(new GatewayError('CATALOGUE_LOAD_FAILED', message));
       else
         this.options.logger.warn(
           { backend: entry.backend.name, tool: tool.name, collidesWith: holder.backend },

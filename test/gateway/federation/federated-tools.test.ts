@@ -77,10 +77,12 @@ test("issue 28: each upstream's tools are served under its prefix; approve takes
     'sales-deals',
     'sales-notes',
   ]);
-  assert.deepEqual(
-    [...cache.approved()].sort(),
-    ['docs_fetch', 'docs_search', 'sales-contacts', 'sales-deals'],
-  );
+  assert.deepEqual([...cache.approved()].sort(), [
+    'docs_fetch',
+    'docs_search',
+    'sales-contacts',
+    'sales-deals',
+  ]);
   assert.deepEqual(
     cache.status().map((s) => [s.backend, s.state, s.tools, s.protocolVersion]),
     [
@@ -273,7 +275,10 @@ test('issue 28 collisions: refused at load with both names (an OpenAPI tool, ano
   // x_ + same_tool and x_same_ + tool: the same catalogue name from two upstreams.
   one.items = ScriptedUpstream.tools('same_tool');
   two.items = ScriptedUpstream.tools('tool');
-  await assert.rejects(h2.open(), /"x_same_tool" of backend (one|two) \(upstream tool "(same_tool|tool)"\) is already the name of a tool of backend (one|two)/);
+  await assert.rejects(
+    h2.open(),
+    /"x_same_tool" of backend (one|two) \(upstream tool "(same_tool|tool)"\) is already the name of a tool of backend (one|two)/,
+  );
 });
 
 test('a collision that appears at a later refresh leaves the newcomer out (logged); the holder keeps its name', async () => {

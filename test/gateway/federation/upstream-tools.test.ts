@@ -70,12 +70,13 @@ test('mcp.toolPrefix replaces the default; "" keeps the upstream name; securityC
 });
 
 test('names with characters the catalogue does not allow are sanitized, and the rename reported', () => {
-  const { tools, warnings } = upstreamTools(backend(), [
-    { ...search, name: 'files.read/all' },
-  ]);
+  const { tools, warnings } = upstreamTools(backend(), [{ ...search, name: 'files.read/all' }]);
   assert.equal(tools[0]?.name, 'docs_files_read_all');
   assert.equal(tools[0]?.mcp?.name, 'files.read/all');
-  assert.match(warnings.join('\n'), /tool name "docs_files_read_all" \(upstream name "files\.read\/all"\)/);
+  assert.match(
+    warnings.join('\n'),
+    /tool name "docs_files_read_all" \(upstream name "files\.read\/all"\)/,
+  );
 });
 
 test('an item without a usable name or schema is skipped with a warning naming it; the rest stay', () => {
@@ -121,7 +122,10 @@ test('two upstream names that sanitize alike: the first keeps the name, the seco
     tools.map((t) => t.mcp?.name),
     ['a.b'],
   );
-  assert.match(warnings.join('\n'), /"a_b"\): skipped \(its name "docs_a_b" is already that of upstream tool "a\.b"\)/);
+  assert.match(
+    warnings.join('\n'),
+    /"a_b"\): skipped \(its name "docs_a_b" is already that of upstream tool "a\.b"\)/,
+  );
 });
 
 test('issue 28 overrides, keyed by the upstream name: rename, title, description, annotations, scopes, hidden', () => {
@@ -198,7 +202,9 @@ test('schemas with a draft-07 $schema (as SDK v1 servers send) are accepted, as 
   assert.equal(tools.length, 2);
   // The same $id again on the next refresh compiles too (the compile cache does not keep it).
   assert.equal(
-    upstreamTools(backend(), [{ name: 'withId', inputSchema: { $id: 'https://example.test/s', type: 'object' } }]).tools.length,
+    upstreamTools(backend(), [
+      { name: 'withId', inputSchema: { $id: 'https://example.test/s', type: 'object' } },
+    ]).tools.length,
     1,
   );
 });
