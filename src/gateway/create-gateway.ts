@@ -157,12 +157,12 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     if (!options.catalogue)
       await generations.recordIfAbsent(toolCounts(catalogue, gateway.backends));
     // Upstream MCP servers (issue 28): opened once, their tools served beside the OpenAPI ones.
-    let served: ToolDirectory | undefined;
+    const served: { directory?: ToolDirectory } = {};
     const federation = await openFederation({
       backends: gateway.backends,
       logger,
       openUpstreams: options.openUpstreams ?? openUpstreams,
-      reserved: () => (served?.base ?? catalogue).byName,
+      reserved: () => (served.directory?.base ?? catalogue).byName,
     });
     if (federation) closers.push(() => federation.close());
     if (federation) app.decorate('federation', federation);
@@ -184,7 +184,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
         ),
       federation?.tools,
     );
-    served = directory;
+    served.directory = directory;
     await directory.refresh(true);
     if (gateway.mcp.watchDocuments && !options.catalogue) {
       const watch = watchDocuments({
