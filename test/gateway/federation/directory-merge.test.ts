@@ -12,6 +12,7 @@ import {
 } from '../../../src/gateway/catalogue/directory.js';
 import { definitionHash, toolDefinition } from '../../../src/gateway/catalogue/definition.js';
 import type { PinCandidate, PinStore } from '../../../src/gateway/catalogue/pins.js';
+import { reloadRefusal, toolCounts } from '../../../src/gateway/catalogue/reload-guard.js';
 import type { Catalogue, Tool } from '../../../src/gateway/catalogue/types.js';
 import type { FederatedTools, UpstreamStatus } from '../../../src/gateway/federation/contracts.js';
 import { upstreamTools } from '../../../src/gateway/federation/upstream-tools.js';
@@ -252,4 +253,23 @@ test('catalogue reloads keep merging the upstream tools; an OpenAPI tool keeps a
   );
   assert.equal(dir2.catalogue.byName.get(clash)?.backend, 'api');
   assert.equal(dir2.catalogue.tools.length, 3);
+});
+
+test('the reload guard counts OpenAPI backends and tools only: an MCP backend is never "a backend without tools"', () => {
+  const federated = new SetFederated();
+  federated.set([tool('a'), tool('b')]);
+  const merged = new ToolDirectory(
+    openapi,
+    openapiApproved,
+    undefined,
+    5000,
+    Date.now,
+    undefined,
+    undefined,
+    undefined,
+    federated,
+  ).catalogue;
+  const backends = [{ name: 'api' }, { name: 'up', mcp: { url: 'http://127.0.0.1:9/mcp' } }];
+  assert.deepEqual(toolCounts(merged, backends), { api: 3 });
+  assert.equal(reloadRefusal(toolCounts(openapi, backends), null, 0.5), undefined);
 });
