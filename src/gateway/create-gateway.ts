@@ -30,7 +30,7 @@ import { watchDocuments } from './catalogue/watch.js';
 import { CatalogueGenerationRepository } from './storage/catalogue-generation.js';
 import { loadCatalogue } from './catalogue/load.js';
 import { checkCatalogue, toolCounts } from './catalogue/reload-guard.js';
-import { applyToolSettings } from './catalogue/tool-settings.js';
+import { applyToolSettings, type ToolSettingsMap } from './catalogue/tool-settings.js';
 import { ToolSettingsRepository } from './storage/tool-settings.js';
 import type { Catalogue } from './catalogue/types.js';
 import { identityHeaders } from './forwarding/identity.js';
@@ -163,6 +163,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       logger,
       openUpstreams: options.openUpstreams ?? openUpstreams,
       reserved: () => (served.directory?.base ?? catalogue).byName,
+      settings: 'settings' in configured ? configured.settings : undefined,
     });
     if (federation) closers.push(() => federation.close());
     if (federation) app.decorate('federation', federation);
@@ -174,7 +175,9 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       Date.now,
       // A catalogue given by the caller (tests, benchmarks) is fixed; one built from configuration is
       // rebuilt when an operator asks (toolgate tools reload, or the document watch below).
-      options.catalogue ? undefined : catalogueReloader(config, logger, stores.db, generations),
+      options.catalogue
+        ? undefined
+        : catalogueReloader(config, logger, stores.db, generations, federation),
       // Pinned definitions (issue 25): a configured tool whose definition changed is held back.
       options.catalogue ? undefined : new ToolPinRepository(stores.db),
       (error) =>
@@ -420,10 +423,16 @@ function catalogueReloader(
   logger: Logger,
   db: Database,
   generations: CatalogueGenerationRepository,
+  federation: Federation | undefined,
 ): CatalogueReloader {
   return {
     generation: () => generations.read(),
-    load: (current, forced) => configuredCatalogue(config, logger, db, current, forced),
+    load: async (current, forced) => {
+      const configured = await configuredCatalogue(config, logger, db, current, forced);
+      // The stored settings of upstream tools too (an admin change raises the generation).
+      federation?.tools.useSettings(configured.settings);
+      return configured;
+    },
     failed: (generation, error) =>
       logger.error(
         { generation, reason: error instanceof Error ? error.message : String(error) },
@@ -447,7 +456,11 @@ async function configuredCatalogue(
   db: Database,
   previous: Catalogue | null,
   forced: boolean,
-): Promise<{ catalogue: Catalogue; configApproved: ReadonlySet<string> }> {
+): Promise<{
+  catalogue: Catalogue;
+  configApproved: ReadonlySet<string>;
+  settings: ToolSettingsMap;
+}> {
   const backends = config.gateway.backends;
   const base = await loadCatalogue(backends);
   if (!forced)
@@ -458,19 +471,21 @@ async function configuredCatalogue(
     );
   for (const warning of base.warnings) logger.warn({ catalogue: warning }, 'catalogue');
   const approved = configApprovals(base, backends);
+  let settings: ToolSettingsMap = new Map();
   try {
-    const settled = applyToolSettings(base, await new ToolSettingsRepository(db).load());
+    settings = await new ToolSettingsRepository(db).load();
+    const settled = applyToolSettings(base, settings);
     const configApproved = new Set<string>();
     for (const tool of settled.catalogue.tools)
       if (approved.has(settled.configuredName.get(tool.name) ?? tool.name))
         configApproved.add(tool.name);
-    return { catalogue: settled.catalogue, configApproved };
+    return { catalogue: settled.catalogue, configApproved, settings };
   } catch (error) {
     logger.error(
       { reason: error instanceof Error ? error.message : String(error) },
       'stored tool settings cannot be applied: serving the catalogue without them',
     );
-    return { catalogue: base, configApproved: approved };
+    return { catalogue: base, configApproved: approved, settings };
   }
 }
 

@@ -7,6 +7,8 @@
 // with another backend's tool refuses the start (both named); later, such a tool is left out (logged),
 // because a running gateway has nothing to refuse. docs/decisions.md, "Federation: …" records.
 import type { Logger } from '../../shared/log/logger.js';
+import { catalogueOf } from '../catalogue/build.js';
+import { applyToolSettings, type ToolSettingsMap } from '../catalogue/tool-settings.js';
 import type { Tool } from '../catalogue/types.js';
 import { GatewayError } from '../errors.js';
 import {
@@ -36,6 +38,8 @@ export interface FederatedToolsOptions {
   readonly listTimeoutMs?: number;
   /** After a failed load, how long before the next poke tries again (default 5 s; at most the ttl). */
   readonly retryMs?: number;
+  /** The tool settings stored by the admin API, by configured name (see `useSettings`). */
+  readonly settings?: ToolSettingsMap | undefined;
 }
 
 /** An upstream's own ttlMs below this is raised to it: a list reloaded on every request helps no one. */
@@ -47,6 +51,8 @@ interface Entry {
   readonly backend: FederatedBackend;
   readonly upstream: UpstreamMcp;
   tools: readonly Tool[];
+  /** The items of the last list the upstream gave (mapped again when the stored settings change). */
+  items: readonly unknown[];
   state: UpstreamStatus['state'];
   reason?: string | undefined;
   protocolVersion?: string | undefined;
@@ -72,9 +78,13 @@ export class UpstreamToolCache implements FederatedTools {
   private readonly startupErrors: GatewayError[] = [];
   private closed = false;
   private readonly now: () => number;
+  private settings: ToolSettingsMap;
+  /** A served tool → its name before the stored settings (what `approve` and the settings name). */
+  private readonly configuredNames = new WeakMap<Tool, string>();
 
   private constructor(private readonly options: FederatedToolsOptions) {
     this.now = options.now ?? Date.now;
+    this.settings = options.settings ?? new Map();
     for (const backend of options.backends) {
       const upstream = options.upstreams.get(backend.name);
       if (upstream === undefined) continue;
@@ -82,6 +92,7 @@ export class UpstreamToolCache implements FederatedTools {
         backend,
         upstream,
         tools: [],
+        items: [],
         state: 'loading',
         staleAt: 0,
         changed: false,
@@ -161,6 +172,17 @@ export class UpstreamToolCache implements FederatedTools {
     }));
   }
 
+  /**
+   * The tool settings stored by the admin API (renames, texts, annotations, hidden arguments, security
+   * class), applied over the configured tools as they are over OpenAPI tools (catalogue/tool-settings.ts):
+   * given again whenever the gateway rebuilds its catalogue (an admin change raises the generation).
+   */
+  useSettings(settings: ToolSettingsMap): void {
+    this.settings = settings;
+    for (const entry of this.entries)
+      if (entry.state === 'ok') this.serve(entry, this.mapped(entry));
+  }
+
   /** Resolves once no load is in progress (tests; shutdown). */
   async settled(): Promise<void> {
     for (;;) {
@@ -182,9 +204,11 @@ export class UpstreamToolCache implements FederatedTools {
     const approved = new Set<string>();
     for (const entry of this.entries) {
       const list = entry.backend.approve === 'all' ? undefined : new Set(entry.backend.approve);
-      for (const tool of entry.tools)
-        if (!list || list.has(tool.name) || (tool.mcp && list.has(tool.mcp.name)))
+      for (const tool of entry.tools) {
+        const configured = this.configuredNames.get(tool) ?? tool.name;
+        if (!list || list.has(configured) || (tool.mcp && list.has(tool.mcp.name)))
           approved.add(tool.name);
+      }
     }
     this.cached = { revision: this.changes, tools, approved };
     return this.cached;
@@ -210,13 +234,8 @@ export class UpstreamToolCache implements FederatedTools {
       const server = await upstream.server({ signal });
       const list = await upstream.listAll('tools/list', 'tools', { signal });
       if (this.closed) return;
-      const mapped = upstreamTools(backend, list.items);
-      const warnings = mapped.warnings.join('\n');
-      if (warnings !== entry.warnings)
-        for (const warning of mapped.warnings)
-          this.options.logger.warn({ backend: backend.name, catalogue: warning }, 'catalogue');
-      entry.warnings = warnings;
-      const tools = this.withoutCollisions(entry, mapped.tools);
+      entry.items = list.items;
+      const tools = this.mapped(entry);
       const wasUp = entry.state === 'ok';
       entry.state = 'ok';
       entry.reason = undefined;
@@ -247,6 +266,40 @@ export class UpstreamToolCache implements FederatedTools {
           'upstream MCP server did not list its tools: they are not offered until it does',
         );
     }
+  }
+
+  /**
+   * The entry's items as served tools: mapped with the configuration (upstream-tools.ts), the stored
+   * settings over them, without names another backend's tool has. Warnings are logged when they change.
+   */
+  private mapped(entry: Entry): Tool[] {
+    const backend = entry.backend;
+    const mapped = upstreamTools(backend, entry.items);
+    const warnings = [...mapped.warnings];
+    const settled: Tool[] = [];
+    for (const tool of mapped.tools) {
+      const stored = this.settings.get(tool.name);
+      if (stored === undefined) {
+        settled.push(tool);
+        continue;
+      }
+      try {
+        const one = applyToolSettings(catalogueOf([tool], []), new Map([[tool.name, stored]]));
+        const changed = one.catalogue.tools[0] as Tool;
+        this.configuredNames.set(changed, tool.name);
+        settled.push(changed);
+      } catch (error) {
+        if (!(error instanceof GatewayError)) throw error;
+        // As a hidden argument that no longer fits: serving the tool without it could expose it.
+        warnings.push(`backend ${backend.name} tool ${tool.name}: skipped (${error.message})`);
+      }
+    }
+    const text = warnings.join('\n');
+    if (text !== entry.warnings)
+      for (const warning of warnings)
+        this.options.logger.warn({ backend: backend.name, catalogue: warning }, 'catalogue');
+    entry.warnings = text;
+    return this.withoutCollisions(entry, settled);
   }
 
   private serve(entry: Entry, tools: readonly Tool[]): void {

@@ -2,6 +2,7 @@
 // as clients and shared by every part that talks to them (the tool catalogue here; tool calls, resources
 // and prompts through `upstreams`), closed with the gateway.
 import type { Logger } from '../../shared/log/logger.js';
+import type { ToolSettingsMap } from '../catalogue/tool-settings.js';
 import type { Tool } from '../catalogue/types.js';
 import type { UpstreamMcp } from './contracts.js';
 import { UpstreamToolCache, type FederatedBackend } from './federated-tools.js';
@@ -37,6 +38,8 @@ export interface OpenFederationOptions<B> {
   readonly openUpstreams: UpstreamOpener<B>;
   /** The OpenAPI tools served now, by name (an upstream tool may not take their names). */
   readonly reserved: () => ReadonlyMap<string, Tool>;
+  /** The tool settings stored by the admin API (applied to upstream tools too). */
+  readonly settings?: ToolSettingsMap | undefined;
 }
 
 /**
@@ -63,6 +66,7 @@ export async function openFederation<B extends ConfiguredBackend>(
         backends,
         upstreams,
         reserved: options.reserved,
+        settings: options.settings,
         logger: options.logger,
         // tools/list may take several pages, each a request bounded by the client's timeouts.
         listTimeoutMs: longest * 2,

@@ -316,3 +316,38 @@ test('an open circuit breaker makes the next poke check the list now, not at its
   assert.match(cache.status()[0]?.reason ?? '', /^circuit_open/);
   cache.close();
 });
+
+test('issue 28 "overrides … apply unchanged": settings stored by the admin API apply to upstream tools too', async () => {
+  const up = new ScriptedUpstream('docs');
+  up.items = ScriptedUpstream.tools('search', 'fetch');
+  const { open } = harness({
+    backends: [mcpBackend('docs', {}, ['docs_search'])],
+    upstreams: [up],
+  });
+  const cache = await open();
+  const revision = cache.revision;
+  cache.useSettings(
+    new Map([
+      ['docs_search', { name: 'find', securityClass: 'user-scoped' as const, hidden: { q: 'x' } }],
+      ['docs_fetch', { hidden: { nope: 1 } }],
+    ]),
+  );
+  assert.ok(cache.revision > revision);
+  const find = cache.tools().find((t) => t.name === 'find');
+  assert.equal(find?.mcp?.name, 'search');
+  assert.equal(find?.securityClass, 'user-scoped');
+  assert.deepEqual(find?.fixedArguments, { q: 'x' });
+  assert.deepEqual(names(cache), ['find'], 'a stored hidden argument that does not fit: left out');
+  assert.deepEqual(
+    [...cache.approved()],
+    ['find'],
+    'approve names the configured name; the renamed tool stays approved',
+  );
+  // The next list from the upstream is mapped with the same settings.
+  up.notify(LIST_CHANGED);
+  await cache.settled();
+  assert.deepEqual(names(cache), ['find']);
+  cache.useSettings(new Map());
+  assert.deepEqual(names(cache), ['docs_search', 'docs_fetch']);
+  cache.close();
+});
