@@ -56,8 +56,12 @@ import { openBudgetLedger } from './governance/budgets/open.js';
 import { RequestStateSigner } from './governance/request-state.js';
 import { AuditEvidence } from './storage/governance-evidence.js';
 import type { MoneyLocation } from '../config/gateway-mcp.js';
-import { openFederation, type Federation, type UpstreamOpener } from './federation/federation.js';
-import { openUpstreams } from './federation/mcp-client.js';
+import {
+  openConfiguredUpstreams,
+  openFederation,
+  type Federation,
+  type UpstreamOpener,
+} from './federation/federation.js';
 
 export const GATEWAY_JWKS_PATH = '/.well-known/jwks.json';
 
@@ -161,7 +165,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     const federation = await openFederation({
       backends: gateway.backends,
       logger,
-      openUpstreams: options.openUpstreams ?? openUpstreams,
+      openUpstreams: options.openUpstreams ?? openConfiguredUpstreams,
       reserved: () => (served.directory?.base ?? catalogue).byName,
       settings: 'settings' in configured ? configured.settings : undefined,
     });

@@ -9,7 +9,7 @@ import {
   loadOperatorCatalogue,
   type UpstreamListing,
 } from '../../gateway/catalogue/load.js';
-import { openUpstreams } from '../../gateway/federation/mcp-client.js';
+import { openConfiguredUpstreams } from '../../gateway/federation/federation.js';
 import { reloadRefusal, toolCounts } from '../../gateway/catalogue/reload-guard.js';
 import type { Catalogue } from '../../gateway/catalogue/types.js';
 import { formatChanges, type DefinitionChange } from '../../gateway/catalogue/definition.js';
@@ -108,7 +108,7 @@ export const toolsCommand: Command = {
     const config = loadConfig({ configPath: values.config, env: context.env });
     const { catalogue, upstreams } = await loadOperatorCatalogue(
       config.gateway.backends,
-      openUpstreams,
+      openConfiguredUpstreams,
     );
     const { db, location } = await openGatewayStore(config, { mayCreate: action !== 'list' });
     try {

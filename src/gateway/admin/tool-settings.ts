@@ -16,7 +16,7 @@ import {
 import type { PinCandidate } from '../catalogue/pins.js';
 import type { FrozenConfig } from '../../config/schema.js';
 import { loadOperatorCatalogue } from '../catalogue/load.js';
-import { openUpstreams } from '../federation/mcp-client.js';
+import { openConfiguredUpstreams } from '../federation/federation.js';
 import {
   applyToolSettings,
   type SettledCatalogue,
@@ -438,7 +438,7 @@ export function configuredToolCatalogue(
   backends: FrozenConfig['gateway']['backends'],
 ): () => Promise<ConfiguredCatalogue> {
   return async () => {
-    const { catalogue } = await loadOperatorCatalogue(backends, openUpstreams);
+    const { catalogue } = await loadOperatorCatalogue(backends, openConfiguredUpstreams);
     return { catalogue, configApproved: configApprovals(catalogue, backends) };
   };
 }

@@ -1,11 +1,14 @@
 // The gateway's federation (issue 28): the upstream MCP servers of `gateway.backends[].mcp`, opened once
 // as clients and shared by every part that talks to them (the tool catalogue here; tool calls, resources
 // and prompts through `upstreams`), closed with the gateway.
+import type { BackendConfig } from '../../config/gateway-mcp.js';
+import type { FrozenConfig } from '../../config/schema.js';
 import type { Logger } from '../../shared/log/logger.js';
 import type { ToolSettingsMap } from '../catalogue/tool-settings.js';
 import type { Tool } from '../catalogue/types.js';
 import type { UpstreamMcp } from './contracts.js';
 import { UpstreamToolCache, type FederatedBackend } from './federated-tools.js';
+import { openUpstreams } from './mcp-client.js';
 
 /** An MCP backend as configuration gives it (what the federation and the upstream clients read). */
 export type FederationBackend = FederatedBackend & {
@@ -21,6 +24,13 @@ export type UpstreamOpener<B> = (
   backends: readonly B[],
   logger: Logger,
 ) => ReadonlyMap<string, UpstreamMcp> | Promise<ReadonlyMap<string, UpstreamMcp>>;
+
+/** The upstream clients (mcp-client.ts) of the backends of a loaded, frozen configuration. */
+export const openConfiguredUpstreams: UpstreamOpener<
+  FrozenConfig['gateway']['backends'][number]
+> = (backends, logger) =>
+  // The client only reads its backend's settings; the frozen configuration is the same object.
+  openUpstreams(backends as readonly BackendConfig[], logger);
 
 export interface Federation {
   /** One client per MCP backend, by backend name. */
