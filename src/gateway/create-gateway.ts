@@ -323,7 +323,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     }
     await registerUnknownBundleRoute(app, gateway.mcp.path, bundles.names());
     logger.info(
-      { tools: catalogue.tools.length, backends: gateway.backends.map((b) => b.name) },
+      { tools: directory.catalogue.tools.length, backends: gateway.backends.map((b) => b.name) },
       'tool catalogue loaded',
     );
     return app;

@@ -123,7 +123,8 @@ export class ToolDirectory {
     if (!force && this.now() - this.loadedAt < this.refreshMs) {
       // A federated list changed since the pins were reconciled: new upstream tools are pinned (and
       // changed ones recorded as held back) now, not a whole approval refresh later.
-      if (this.federated && this.attempted !== this.catalogue) await this.reconcilePins();
+      if (this.pins && this.federated && this.attempted !== this.catalogue)
+        await this.reconcilePins();
       return;
     }
     this.pending ??= this.reread().finally(() => {
