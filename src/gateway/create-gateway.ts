@@ -39,6 +39,8 @@ import { ArgumentValidator } from './mcp/arguments.js';
 import { Dispatcher } from './mcp/dispatch.js';
 import { registerMcpEndpoint, registerUnknownBundleRoute } from './mcp/endpoint.js';
 import { Bundles, bundleMetadataUrl, bundleResourceUrl } from './federation/bundles.js';
+import { upstreamIdentity, type CredentialProviders } from './federation/identity.js';
+import { tokenExchangeProvider } from './federation/token-exchange.js';
 import { mcpRefusalRenderer } from './mcp/refusal-format.js';
 import { ToolCalls } from './mcp/tool-calls.js';
 import { ToolListing } from './mcp/tool-listing.js';
@@ -233,6 +235,17 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       clients,
       gatekeeper,
       identity: identityForwarder(config, settings, identity, signer),
+      // Upstream MCP servers (issue 28): their clients, and the credentials each call carries there.
+      upstreams: federation?.upstreams,
+      upstreamIdentity: federation
+        ? upstreamIdentity({
+            backends: gateway.backends,
+            gatewayUrl: settings.baseUrl,
+            signer,
+            forwardClaims: () => identity.config?.forwardClaims ?? {},
+            providers: upstreamCredentialProviders(gateway.backends),
+          })
+        : undefined,
       hidden: gateway.backends.flatMap((b) => {
         const base = b.baseUrl ?? b.mcp?.url;
         if (base === undefined) return [];
@@ -567,5 +580,19 @@ function identityForwarder(
       gatewayUrl: settings.baseUrl,
       ...(signer ? { signer } : {}),
     });
+  };
+}
+
+/**
+ * The credentials that need the network or stored tokens, for the identity modes configured: RFC 8693
+ * token exchange (federation/token-exchange.ts); per-user delegation (federation/delegation).
+ */
+function upstreamCredentialProviders(
+  backends: FrozenConfig['gateway']['backends'],
+): CredentialProviders {
+  const exchanging = backends.some((b) => b.identity.mode === 'token-exchange');
+  const exchange = exchanging ? tokenExchangeProvider(backends) : undefined;
+  return {
+    tokenExchange: exchange && ((caller, backend) => exchange(caller, backend.name)),
   };
 }

@@ -3,6 +3,7 @@
 // (mcp/url-elicitation.ts: input_required, the -32042 error, or a tool error with the link), or a tool
 // error when the credentials cannot be had (a token for another audience, the token service down).
 // docs/decisions.md, "Upstream sign-in as a URL elicitation".
+import { GatewayError } from '../errors.js';
 import type { Caller } from '../caller.js';
 import type { Tool } from '../catalogue/types.js';
 import { errorResult, type CallToolResult } from '../mcp/tool-result.js';
@@ -47,6 +48,10 @@ export async function credentialsForCall(
   } catch (error) {
     trace.annotate?.({ upstream: 'credentials_refused' });
     if (error instanceof UpstreamIdentityRefused)
+      return { kind: 'answer', answer: errorResult(error.message) };
+    // A refusal written for the user (token exchange without a user token, or refused by the
+    // authorization server: src/gateway/federation/token-exchange.ts): its message, as a tool error.
+    if (error instanceof GatewayError && error.code === 'FORBIDDEN')
       return { kind: 'answer', answer: errorResult(error.message) };
     // A token service or token store that failed: the caller learns which service, the log learns why.
     trace.log?.warn(
