@@ -71,7 +71,9 @@ let unexpectedTotal = 0;
 for (const target of ['fixture', 'bundle']) {
   const mine = suites.filter((s) => s.target === target);
   if (mine.length === 0) continue;
-  const { url, close } = await (target === 'fixture' ? startFixtureGateway() : startBundleGateway());
+  const { url, close } = await (target === 'fixture'
+    ? startFixtureGateway()
+    : startBundleGateway());
   try {
     for (const suite of mine) unexpectedTotal += await runSuite(suite, url, baselines[target]);
   } finally {

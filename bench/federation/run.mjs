@@ -14,12 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-import {
-  cpuOf,
-  forkServer,
-  numberOption as arg,
-  stopServer as stop,
-} from '../gateway/measure.mjs';
+import { cpuOf, forkServer, numberOption as arg, stopServer as stop } from '../gateway/measure.mjs';
 
 const calls = arg('calls', 2000);
 const warmup = arg('warmup', 500);
