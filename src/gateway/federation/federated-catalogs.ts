@@ -98,6 +98,8 @@ interface Federated {
   readonly hide: readonly string[];
   /** The capabilities the upstream declared, as last seen (kept while it is down). */
   declared?: Readonly<Record<string, unknown>> | undefined;
+  /** The question for `declared` under way, if any. */
+  learning?: Promise<void> | undefined;
 }
 
 export class FederatedCatalogs {
@@ -353,8 +355,19 @@ export class FederatedCatalogs {
     return false;
   }
 
+  /**
+   * What the upstream declares: awaited until first known; after that the known answer is used at once and
+   * asked again in the background (one question at a time), so a slow upstream never delays an initialize.
+   */
   private async learnDeclared(e: Federated): Promise<void> {
     if (e.upstream.circuitOpen) return;
+    e.learning ??= this.askDeclared(e).finally(() => {
+      e.learning = undefined;
+    });
+    if (e.declared === undefined) await e.learning;
+  }
+
+  private async askDeclared(e: Federated): Promise<void> {
     try {
       e.declared = (await e.upstream.server()).capabilities;
     } catch (error) {

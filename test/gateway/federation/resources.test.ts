@@ -4,6 +4,7 @@
 // routed by URI, filtered by the caller's bundle and subscription; an upstream down drops out.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { loadConfig } from '../../../src/config/load.js';
 import { GatewayError } from '../../../src/gateway/errors.js';
 import {
   FederatedCatalogs,
@@ -451,4 +452,50 @@ test('capabilities: resources only when an upstream declared them and its backen
   // what an upstream declared is kept while it is down
   docs.takeDown();
   assert.equal((await approving.capabilities(testCaller())).resources, true);
+});
+
+test('configuration: gateway.backends as loaded (schema defaults) drive the catalogs; OpenAPI backends take no part', async () => {
+  const config = loadConfig({
+    env: {},
+    overrides: {
+      gateway: {
+        backends: [
+          { name: 'pay', baseUrl: 'http://127.0.0.1:9/v1', openapi: { file: 'x.yaml' } },
+          {
+            name: 'docs',
+            mcp: { url: 'http://127.0.0.1:9/mcp', resources: { approve: ['file:///docs/'] } },
+          },
+          { name: 'quiet', mcp: { url: 'http://127.0.0.1:9/quiet' } },
+        ],
+      },
+    },
+  });
+  const docs = docsUpstream('docs');
+  const quiet = docsUpstream('quiet');
+  const service = catalogs([docs, quiet], config.gateway.backends);
+  // quiet approves nothing by default (resources.approve and prompts.approve default to [])
+  assert.deepEqual(await service.capabilities(testCaller()), { resources: true, prompts: false });
+  assert.deepEqual(uris((await service.listResources(req())).result), [
+    'file:///docs/a.md',
+    'file:///docs/b.md',
+  ]);
+  assert.equal(
+    quiet.listCalls.length,
+    0,
+    'an upstream approving nothing is never asked for its lists',
+  );
+});
+
+test('capabilities: once an upstream has declared, a slow upstream does not delay initialize (asked again in the background)', async () => {
+  const docs = docsUpstream();
+  const service = catalogs([docs], [mcpBackend('docs', { resources: [''] })]);
+  assert.equal((await service.capabilities(testCaller())).resources, true);
+  let asked = 0;
+  docs.server = () => {
+    asked++;
+    return new Promise(() => undefined); // never answers
+  };
+  assert.equal((await service.capabilities(testCaller())).resources, true);
+  assert.equal((await service.capabilities(testCaller())).resources, true);
+  assert.equal(asked, 1, 'one question at a time, not one per request');
 });
