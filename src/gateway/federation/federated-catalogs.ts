@@ -226,6 +226,11 @@ export class FederatedCatalogs {
     const uri = req.params.uri;
     if (typeof uri !== 'string' || uri === '')
       throw new GatewayError('INVALID_PARAMS', 'Invalid params: "uri" must be a non-empty string');
+    if (uri.length > MAX_URI_LENGTH)
+      throw new GatewayError(
+        'INVALID_PARAMS',
+        `Invalid params: "uri" is longer than ${MAX_URI_LENGTH} characters`,
+      );
     let down: UpstreamError | undefined;
     for (const e of this.entries) {
       if (!this.offersResources(e) || !this.visible(req.caller, e)) continue;
@@ -469,6 +474,9 @@ export class FederatedCatalogs {
     return this.entries.find((e) => e.name === backend);
   }
 }
+
+/** The longest URI a resources/read may name (no approved resource needs more; bounds the matching work). */
+const MAX_URI_LENGTH = 8192;
 
 /** The ttl of a list no upstream contributes to (none offers it to this caller): as short as a list's. */
 const DEFAULT_EMPTY_TTL_MS = 0;

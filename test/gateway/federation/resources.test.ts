@@ -249,6 +249,11 @@ test('resources/read of an unapproved or unknown URI: UNKNOWN_RESOURCE with data
   const missing = await gatewayError(service.readResource(req({})));
   assert.equal(missing.code, 'INVALID_PARAMS');
   assert.match(missing.message, /"uri"/);
+  const long = await gatewayError(
+    service.readResource(req({ uri: `file:///docs/${'x'.repeat(9000)}` })),
+  );
+  assert.equal(long.code, 'INVALID_PARAMS');
+  assert.match(long.message, /longer than 8192/);
 });
 
 test('resources/templates/list: only templates whose every expansion is approved; an upstream without templates has none', async () => {
