@@ -156,7 +156,8 @@ export class FederatedCatalogs {
    * upstream that cannot answer counts with what it declared last.
    */
   async capabilities(caller: Caller): Promise<OfferedCapabilities> {
-    await Promise.all(this.entries.map((e) => this.learnDeclared(e)));
+    // An upstream whose backend approves nothing is never asked: nothing of it would be offered anyway.
+    await Promise.all(this.entries.filter((e) => approvesAny(e)).map((e) => this.learnDeclared(e)));
     return {
       resources:
         (caller.bundle === undefined || caller.bundle.resources.length > 0) &&
@@ -530,6 +531,10 @@ function declaresUrlElicitation(req: CatalogRequest): boolean {
   const caps = meta?.[META_CLIENT_CAPABILITIES];
   const elicitation = isPlainObject(caps) ? caps.elicitation : undefined;
   return isPlainObject(elicitation) && isPlainObject(elicitation.url);
+}
+
+function approvesAny(e: Federated): boolean {
+  return e.resourcePrefixes.length > 0 || e.promptApprove === 'all' || e.promptApprove.length > 0;
 }
 
 function bundleHasUri(caller: Caller, uri: string): boolean {

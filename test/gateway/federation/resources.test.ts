@@ -489,6 +489,8 @@ test('configuration: gateway.backends as loaded (schema defaults) drive the cata
     0,
     'an upstream approving nothing is never asked for its lists',
   );
+  assert.equal(quiet.serverCalls, 0, 'nor for its capabilities');
+  assert.equal(docs.serverCalls, 1);
 });
 
 test('capabilities: once an upstream has declared, a slow upstream does not delay initialize (asked again in the background)', async () => {

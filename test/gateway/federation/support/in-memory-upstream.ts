@@ -39,11 +39,13 @@ export class InMemoryUpstream implements UpstreamMcp {
   circuitOpen = false;
   readonly requests: RecordedRequest[] = [];
   readonly listCalls: string[] = [];
+  serverCalls = 0;
   private readonly listeners = new Set<(n: UpstreamNotification) => void>();
 
   constructor(readonly backend: string) {}
 
   async server(): Promise<UpstreamServer> {
+    this.serverCalls++;
     if (this.down) throw this.down;
     return { protocolVersion: '2025-11-25', capabilities: this.capabilities };
   }
