@@ -126,7 +126,7 @@ export class Dispatcher {
         case 'tools/list':
           return this.listing.list(caller, params, version);
         default:
-          if (CATALOG_METHODS[method] !== undefined) return this.catalog(input);
+          if (Object.hasOwn(CATALOG_METHODS, method)) return this.catalog(input);
           throw new GatewayError('METHOD_NOT_FOUND', `Method not found: ${method}`);
       }
     }
@@ -136,7 +136,7 @@ export class Dispatcher {
       case 'tools/list':
         return this.listing.list(caller, params, version);
       default:
-        if (CATALOG_METHODS[method] !== undefined) return this.catalog(input);
+        if (Object.hasOwn(CATALOG_METHODS, method)) return this.catalog(input);
         throw new GatewayError('METHOD_NOT_FOUND_MODERN', `Method not found: ${method}`);
     }
   }
@@ -179,7 +179,9 @@ export class Dispatcher {
    * result carries the caching hints the catalogs give (every list and `resources/read` is cacheable).
    */
   private async catalog(input: DispatchInput): Promise<Record<string, unknown>> {
-    const capability = CATALOG_METHODS[input.method];
+    const capability = Object.hasOwn(CATALOG_METHODS, input.method)
+      ? CATALOG_METHODS[input.method]
+      : undefined;
     const offered = await this.offered(input.caller);
     if (this.catalogs === undefined || capability === undefined || !offered[capability])
       throw new GatewayError(
