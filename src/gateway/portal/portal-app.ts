@@ -18,7 +18,7 @@ import { registerCataloguePages } from './pages/catalogue.js';
 import { registerApprovalPages } from './pages/approvals.js';
 import { registerToolsUsagePages } from './pages/tools-usage.js';
 import { portalPlugin } from './plugin.js';
-import { configuredDelegationPages } from '../federation/delegation/configured.js';
+import { configuredDelegationPages } from './pages/federation-connect.js';
 
 export interface PortalAppContext {
   readonly config: FrozenConfig;

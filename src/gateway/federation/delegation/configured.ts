@@ -1,16 +1,12 @@
 // Identity mode delegation as configuration builds it, for both listeners: the gateway's call path gets
-// the provider (the user's token, or the sign-in to complete), the portal on the admin listener gets the
-// connect pages. Both open the same rows in the gateway database with the same key, so they may run in
+// the provider (the user's token, or the sign-in to complete), the portal on the admin listener its
+// connect pages (portal/pages/federation-connect.ts). Both open the same rows in the gateway database with the same key, so they may run in
 // different processes.
 import type { FrozenConfig } from '../../../config/schema.js';
 import type { Database } from '../../../shared/db/types.js';
 import type { Logger } from '../../../shared/log/logger.js';
-import type { PortalListener } from '../../portal/callback-url.js';
-import type { PortalContext } from '../../portal/plugin.js';
-import type { FastifyInstance } from 'fastify';
 import { delegationBackends, delegationProvider, type DelegationProvider } from './provider.js';
-import { registerDelegationPages } from './routes.js';
-import { connectUrl } from './urls.js';
+import { connectUrl, type PortalListener } from './urls.js';
 
 /** The admin listener, where the connect pages are. */
 export function adminListener(config: FrozenConfig): PortalListener {
@@ -35,21 +31,4 @@ export function configuredDelegation(
     connectUrl: (backend) => connectUrl(listener, backend),
     logger,
   });
-}
-
-/** The portal's connect pages, when a backend uses identity mode delegation. */
-export function configuredDelegationPages(
-  config: FrozenConfig,
-  db: Database,
-): ((app: FastifyInstance, portal: PortalContext) => void)[] {
-  const delegation = configuredDelegation(config, db);
-  if (delegation === undefined) return [];
-  return [
-    registerDelegationPages({
-      db,
-      delegation,
-      backends: new Set(delegationBackends(config.gateway.backends).keys()),
-      listener: adminListener(config),
-    }),
-  ];
 }

@@ -4,7 +4,27 @@
 // opened by someone else connects that person's own account, not the sender's. The upstream's
 // authorization server sends the browser back to one callback for every backend; like the portal's own
 // sign-in callback it is derived from configuration, never from the request's Host.
-import { listenerHosts, type PortalListener } from '../../portal/callback-url.js';
+
+/** The admin listener (admin.host, admin.port, admin.publicUrl): where the portal is. */
+export interface PortalListener {
+  readonly host: string;
+  /** 0: any free port (the bound one is used where known). */
+  readonly port: number;
+  readonly publicUrl?: string | undefined;
+}
+
+const LOOPBACK_OR_ANY = new Set(['0.0.0.0', '::', '127.0.0.1', 'localhost']);
+
+/**
+ * The `host:port` names the listener is reached by, the canonical one first (as the portal's own sign-in
+ * callback derives them, portal/callback-url.ts; the data plane may not import the portal).
+ */
+function listenerHosts(host: string, port: number): string[] {
+  const names = LOOPBACK_OR_ANY.has(host)
+    ? ['127.0.0.1', 'localhost']
+    : [host.includes(':') ? `[${host}]` : host];
+  return names.map((name) => `${name}:${port}`);
+}
 
 /** Under the portal's prefix (/portal). */
 export const CONNECT_ROUTE = '/federation/:backend/connect';

@@ -13,16 +13,23 @@
 // does the same after the portal's own sign-in).
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FrozenConfig } from '../../../config/schema.js';
 import type { Database } from '../../../shared/db/types.js';
-import { html, type Html } from '../../portal/html.js';
-import { csrfField, page } from '../../portal/layout.js';
-import { isHttps, sessionIdFrom, setReturnTo } from '../../portal/http-security.js';
-import type { PortalContext } from '../../portal/plugin.js';
-import type { PortalListener } from '../../portal/callback-url.js';
-import type { PortalSession } from '../../portal/session-store.js';
-import type { DelegationProvider } from './provider.js';
-import { DelegationLoginStore, sha256 } from './token-store.js';
-import { AuthorizationServerUnavailable, GrantRefused } from './upstream-as.js';
+import { html, type Html } from '../html.js';
+import { csrfField, page } from '../layout.js';
+import { isHttps, sessionIdFrom, setReturnTo } from '../http-security.js';
+import type { PortalContext } from '../plugin.js';
+import type { PortalSession } from '../session-store.js';
+import { adminListener, configuredDelegation } from '../../federation/delegation/configured.js';
+import {
+  delegationBackends,
+  type DelegationProvider,
+} from '../../federation/delegation/provider.js';
+import { DelegationLoginStore, sha256 } from '../../federation/delegation/token-store.js';
+import {
+  AuthorizationServerUnavailable,
+  GrantRefused,
+} from '../../federation/delegation/upstream-as.js';
 import {
   CALLBACK_PATH,
   CALLBACK_ROUTE,
@@ -30,7 +37,8 @@ import {
   DISCONNECT_ROUTE,
   connectPath,
   delegationCallbackUrl,
-} from './urls.js';
+  type PortalListener,
+} from '../../federation/delegation/urls.js';
 
 /** Binds a sign-in at an upstream to the browser that started it; Lax so it survives the redirect back. */
 const BINDING_COOKIE = 'toolgate_federation';
@@ -304,4 +312,21 @@ function connectedPage(portal: PortalContext, session: PortalSession, backend: s
         <p><button type="submit">Disconnect ${backend}</button></p>
       </form>`,
   });
+}
+
+/** The connect pages for the configured delegation backends (none when no backend uses the mode). */
+export function configuredDelegationPages(
+  config: FrozenConfig,
+  db: Database,
+): ((app: FastifyInstance, portal: PortalContext) => void)[] {
+  const delegation = configuredDelegation(config, db);
+  if (delegation === undefined) return [];
+  return [
+    registerDelegationPages({
+      db,
+      delegation,
+      backends: new Set(delegationBackends(config.gateway.backends).keys()),
+      listener: adminListener(config),
+    }),
+  ];
 }
