@@ -212,6 +212,7 @@ describe('identity mode delegation: connecting upstream accounts through the por
     assert.match(done.body, /Go back to your agent/);
     const token = bearerOf(await headersOf('alice'));
     assert.equal(await upstream.whoseToken(token), 'alice', "the upstream's token is Alice's");
+    assert.equal(upstream.holderOf(token), 'alice');
   });
 
   test('Bob connects and gets his own token; each caller gets their own, never the other’s', async () => {

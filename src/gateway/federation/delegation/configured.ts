@@ -24,6 +24,11 @@ export function configuredDelegation(
   const tokenKey = config.gateway.federation.tokenKey;
   if (backends.size === 0 || tokenKey === undefined) return undefined;
   const listener = adminListener(config);
+  if (!config.admin.enabled)
+    logger?.warn(
+      { backends: [...backends.keys()] },
+      'identity mode delegation needs the portal (admin.enabled) for its connect pages: users of these backends cannot sign in there',
+    );
   return delegationProvider({
     db,
     tokenKey,

@@ -25,6 +25,8 @@ export interface UpstreamAuthorizationServer {
   whoseToken(accessToken: string): Promise<string | undefined>;
   /** RFC 7009 revocation at the server's endpoint, as the gateway's client. */
   revoke(token: string, hint: 'refresh_token' | 'access_token'): Promise<void>;
+  /** The account holding a live access token, synchronously (a resource server's check). */
+  holderOf(accessToken: string): string | undefined;
   /** How many refresh grants the server answered. */
   readonly refreshes: number;
   close(): Promise<void>;
@@ -63,6 +65,22 @@ export async function startUpstreamAuthorizationServer(options: {
     ttl: { AccessToken: options.accessTokenTtlSeconds ?? 3600 },
     cookies: { keys: ['upstream-as-cookie-key-for-tests-only'] },
   });
+  // Opaque access tokens are their jti: who holds which, as the resource server would learn by
+  // introspection, kept synchronously for request-time checks (revoked or expired ones drop out).
+  const holders = new Map<string, { account: string; expiresAt: number }>();
+  provider.on('access_token.saved', (...args: unknown[]) => {
+    const token = args[0] as { jti: string; accountId?: string; iat?: number; expiration?: number };
+    if (token.accountId !== undefined)
+      holders.set(token.jti, {
+        account: token.accountId,
+        expiresAt:
+          (token.iat === undefined ? Date.now() : token.iat * 1000) +
+          (token.expiration ?? 0) * 1000,
+      });
+  });
+  provider.on('access_token.destroyed', (...args: unknown[]) => {
+    holders.delete((args[0] as { jti: string }).jti);
+  });
   let refreshes = 0;
   provider.on('grant.success', (ctx) => {
     if (
@@ -77,6 +95,10 @@ export async function startUpstreamAuthorizationServer(options: {
     provider,
     get refreshes() {
       return refreshes;
+    },
+    holderOf(accessToken) {
+      const holder = holders.get(accessToken);
+      return holder !== undefined && holder.expiresAt > Date.now() ? holder.account : undefined;
     },
     async whoseToken(accessToken) {
       const found = await (provider as unknown as TokenModels).AccessToken.find(accessToken);
