@@ -10,7 +10,15 @@ export function configuredSecrets(config: FrozenConfig): string[] {
   for (const backend of config.gateway.backends) {
     secrets.push(...Object.values(backend.injectHeaders));
     if (backend.identity.sharedSecret !== undefined) secrets.push(backend.identity.sharedSecret);
+    // Upstream MCP servers (issue 28): their own credentials and the gateway's client secrets.
+    secrets.push(...Object.values(backend.mcp?.headers ?? {}));
+    const exchange = backend.identity.tokenExchange?.clientSecret;
+    if (exchange !== undefined) secrets.push(exchange);
+    const delegation = backend.identity.delegation?.clientSecret;
+    if (delegation !== undefined) secrets.push(delegation);
   }
+  if (config.gateway.federation.tokenKey !== undefined)
+    secrets.push(config.gateway.federation.tokenKey);
   if (config.gateway.auth.assertionKey !== undefined)
     secrets.push(config.gateway.auth.assertionKey);
   if (config.admin.bootstrapToken !== undefined) secrets.push(config.admin.bootstrapToken);

@@ -21,6 +21,8 @@ export const McpUpstreamSchema = Type.Object(
     }),
     headers: Type.Record(HeaderName, Type.String(), {
       default: {},
+      // A key that is not a header name is refused, not ignored (a record's pattern alone allows any key).
+      additionalProperties: false,
       description:
         'headers sent with every request to the upstream (its own credentials; may use ${env:NAME}); never forwarded from clients',
     }),
@@ -173,6 +175,7 @@ export const BundlesSchema = Type.Record(
   BundleSchema,
   {
     default: {},
+    additionalProperties: false,
     description: 'tool bundles (virtual servers), each served at <gateway.mcp.path>/<name>',
   },
 );

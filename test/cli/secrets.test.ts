@@ -23,7 +23,32 @@ test('every configured secret is registered with the log scrubber', () => {
             injectHeaders: { 'api-key': 'injected-key-000006' },
             identity: { sharedSecret: 'backend-shared-secret-7' },
           },
+          {
+            name: 'upstream',
+            mcp: { url: 'http://mcp.internal/mcp', headers: { 'x-api-key': 'upstream-key-00011' } },
+            identity: {
+              mode: 'token-exchange',
+              tokenExchange: {
+                tokenEndpoint: 'http://as.internal/token',
+                clientId: 'gateway',
+                clientSecret: 'exchange-secret-0012',
+              },
+            },
+          },
+          {
+            name: 'delegated',
+            mcp: { url: 'http://mcp2.internal/mcp' },
+            identity: {
+              mode: 'delegation',
+              delegation: {
+                issuer: 'http://as2.internal',
+                clientId: 'gateway',
+                clientSecret: 'delegation-secret-013',
+              },
+            },
+          },
         ],
+        federation: { tokenKey: 'federation-token-key-000000000000014' },
       },
       payments: {
         identity: { sharedSecret: ['payments-shared-secret-8'] },
@@ -44,6 +69,10 @@ test('every configured secret is registered with the log scrubber', () => {
     'payments-shared-secret-8',
     'operator-token-0000009',
     'bank-lookup-key-0000010',
+    'upstream-key-00011',
+    'exchange-secret-0012',
+    'delegation-secret-013',
+    'federation-token-key-000000000000014',
   ]) {
     assert.ok(secrets.includes(expected), `missing ${expected.slice(0, 12)}…`);
   }
