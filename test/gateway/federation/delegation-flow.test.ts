@@ -9,167 +9,35 @@
 // the portal sign-in and the upstream sign-in with plain HTTP requests, following redirects and forms.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
-import { loadConfig } from '../../../src/config/load.js';
-import type { FrozenConfig } from '../../../src/config/schema.js';
-import { createAdminApp } from '../../../src/gateway/admin/app.js';
-import type { Caller } from '../../../src/gateway/caller.js';
-import { loadCatalogue } from '../../../src/gateway/catalogue/load.js';
-import { createGateway } from '../../../src/gateway/create-gateway.js';
-import { migrateGatewayDatabase } from '../../../src/gateway/database.js';
 import { GatewayError } from '../../../src/gateway/errors.js';
 import { configuredDelegation } from '../../../src/gateway/federation/delegation/configured.js';
+import type { DelegationProvider } from '../../../src/gateway/federation/delegation/provider.js';
+import type { UpstreamAuthorizationServer } from './support/upstream-as.js';
+import { Browser } from './support/browser.js';
 import {
-  delegationBackends,
-  delegationProvider,
-  type DelegationProvider,
-} from '../../../src/gateway/federation/delegation/provider.js';
-import { connectUrl } from '../../../src/gateway/federation/delegation/urls.js';
-import { openSqlite } from '../../../src/shared/db/sqlite.js';
-import type { Database } from '../../../src/shared/db/types.js';
-import { freePort } from '../../helpers/free-port.js';
-import { Browser, type Page } from './support/browser.js';
-import {
-  startUpstreamAuthorizationServer,
-  UPSTREAM_CLIENT_ID,
-  UPSTREAM_CLIENT_SECRET,
-  type UpstreamAuthorizationServer,
-} from './support/upstream-as.js';
-
-const BACKEND = 'notes';
-const TOKEN_KEY = 'delegation-test-token-key-0123456789abcdef';
-
-function callerFor(subject: string | null): Caller {
-  return {
-    requestId: 'req-1',
-    clientIp: '127.0.0.1',
-    subscription: {
-      id: 'sub_1',
-      application: 'agent',
-      environment: 'development',
-      tools: 'all',
-      rateLimitPerMinute: null,
-    },
-    user:
-      subject === null
-        ? null
-        : {
-            subject,
-            claims: { sub: subject },
-            expiresAt: Math.floor(Date.now() / 1000) + 3600,
-            tokenHash: 'x',
-          },
-  };
-}
-
-/** What a user does on each page: sign in as themselves at the gateway's and at the upstream's server. */
-function userAnswers(user: string) {
-  return (page: Page): Record<string, string> | undefined => {
-    if (page.url.pathname.startsWith('/dev-idp/interaction/')) {
-      if (page.body.includes('name="sub"')) return { sub: user };
-      if (page.body.includes('name="decision"')) return { decision: 'allow' };
-    }
-    if (page.url.hostname === 'localhost') {
-      // The upstream authorization server's development sign-in and consent forms.
-      if (page.body.includes('name="login"')) return { login: user, password: 'any' };
-      if (page.body.includes('value="consent"')) return {};
-    }
-    return undefined;
-  };
-}
+  BACKEND,
+  callerFor,
+  startDelegationWorld,
+  userAnswers,
+  type DelegationWorld,
+} from './support/delegation-world.js';
 
 describe('identity mode delegation: connecting upstream accounts through the portal', () => {
+  let world: DelegationWorld;
   let upstream: UpstreamAuthorizationServer;
-  let db: Database;
-  let config: FrozenConfig;
-  let gateway: FastifyInstance;
-  let admin: FastifyInstance;
-  let adminUrl: string;
-  let now = Date.now();
   let delegation: DelegationProvider;
   const alice = new Browser('alice');
   const bob = new Browser('bob');
 
   before(async () => {
-    const gatewayPort = await freePort();
-    const adminPort = await freePort();
-    adminUrl = `http://127.0.0.1:${adminPort}`;
-    upstream = await startUpstreamAuthorizationServer({
-      redirectUris: [`${adminUrl}/portal/federation/callback`],
-    });
-    config = loadConfig({
-      env: {},
-      overrides: {
-        environment: 'development',
-        dataDir: mkdtempSync(join(tmpdir(), 'toolgate-delegation-')),
-        logging: { level: 'silent' },
-        admin: { host: '127.0.0.1', port: adminPort },
-        gateway: {
-          host: '127.0.0.1',
-          port: gatewayPort,
-          auth: { devIdentityProvider: { enabled: true } },
-          federation: { tokenKey: TOKEN_KEY },
-          backends: [
-            {
-              name: BACKEND,
-              mcp: { url: 'http://127.0.0.1:9/mcp' },
-              identity: {
-                mode: 'delegation',
-                delegation: {
-                  issuer: upstream.issuer,
-                  clientId: UPSTREAM_CLIENT_ID,
-                  clientSecret: UPSTREAM_CLIENT_SECRET,
-                  scopes: ['openid'],
-                },
-              },
-            },
-          ],
-        },
-      },
-    });
-    db = openSqlite({ path: ':memory:' });
-    await migrateGatewayDatabase(db);
-    const logger = pino({ level: 'silent' });
-    // The upstream's tools are not listed here (no upstream MCP server runs): an empty catalogue.
-    gateway = await createGateway({
-      config,
-      logger,
-      stores: { db },
-      catalogue: await loadCatalogue([]),
-    });
-    await gateway.listen({ host: '127.0.0.1', port: gatewayPort });
-    admin = await createAdminApp({ config, logger, db });
-    await admin.listen({ host: '127.0.0.1', port: adminPort });
-    // The gateway's side, as the call path builds it, with a clock the tests move.
-    delegation = delegationProvider({
-      db,
-      tokenKey: TOKEN_KEY,
-      backends: delegationBackends(config.gateway.backends),
-      connectUrl: (backend) => connectUrl(config.admin, backend),
-      clock: () => now,
-    });
+    world = await startDelegationWorld();
+    upstream = world.upstream;
+    delegation = world.delegation;
   });
+  after(async () => world?.close());
 
-  after(async () => {
-    await admin?.close();
-    await gateway?.close();
-    await db?.close();
-    await upstream?.close();
-  });
-
-  const connectLink = () => `${adminUrl}/portal/federation/${BACKEND}/connect`;
-
-  /** The user opens the link their agent relayed, signs in to the portal, then at the upstream. */
-  async function connect(browser: Browser, user: string): Promise<Page> {
-    const first = await browser.browse(connectLink(), userAnswers(user));
-    if (first.url.pathname !== '/portal/sign-in') return first;
-    // Not signed in to the portal: the sign-in page; its OpenID Connect button leads back here after.
-    return browser.browse(`${adminUrl}/portal/auth/oidc`, userAnswers(user));
-  }
+  const connectLink = () => world.connectLink;
+  const connect = (browser: Browser, user: string) => world.connect(browser, user);
 
   async function headersOf(subject: string): Promise<Readonly<Record<string, string>>> {
     const credentials = await delegation(callerFor(subject), BACKEND);
@@ -224,7 +92,7 @@ describe('identity mode delegation: connecting upstream accounts through the por
     assert.equal(await upstream.whoseToken(aliceToken), 'alice');
     assert.equal(await upstream.whoseToken(bobToken), 'bob');
     // At rest: the rows hold neither token, and Alice's row does not open as Bob's.
-    const rows = await db.query<{ subject: string; sealed: string }>(
+    const rows = await world.db.query<{ subject: string; sealed: string }>(
       'SELECT subject, sealed FROM gateway_delegated_tokens ORDER BY subject',
     );
     assert.deepEqual(
@@ -304,7 +172,7 @@ describe('identity mode delegation: connecting upstream accounts through the por
   });
 
   test('the configured provider (what the gateway builds) reads the same rows', async () => {
-    const built = configuredDelegation(config, db);
+    const built = configuredDelegation(world.config, world.db);
     assert.ok(built);
     const credentials = await built(callerFor('bob'), BACKEND);
     assert.equal(credentials.kind, 'headers');
@@ -316,7 +184,7 @@ describe('identity mode delegation: connecting upstream accounts through the por
     const old = await delegation.store.get('alice', BACKEND);
     assert.ok(old?.tokens.expiresAt !== undefined && old.tokens.refreshToken !== undefined);
     const refreshes = upstream.refreshes;
-    now = old.tokens.expiresAt + 1000; // past its expiry
+    world.now = old.tokens.expiresAt + 1000; // past its expiry
     const token = bearerOf(await headersOf('alice'));
     assert.notEqual(token, old.tokens.accessToken);
     assert.equal(upstream.refreshes, refreshes + 1);
@@ -328,14 +196,14 @@ describe('identity mode delegation: connecting upstream accounts through the por
       old.tokens.refreshToken,
       'rotated refresh token kept',
     );
-    assert.ok((stored?.tokens.expiresAt ?? 0) > now);
+    assert.ok((stored?.tokens.expiresAt ?? 0) > world.now);
     // Bob's token is not touched by Alice's refresh.
     assert.equal(await upstream.whoseToken(bearerOf(await headersOf('bob'))), 'bob');
   });
 
   test('refresh policy: concurrent calls with an expired token refresh once', async () => {
     const old = await delegation.store.get('alice', BACKEND);
-    now = (old?.tokens.expiresAt ?? now) + 1000;
+    world.now = (old?.tokens.expiresAt ?? world.now) + 1000;
     const refreshes = upstream.refreshes;
     const [a, b, c] = await Promise.all([
       headersOf('alice'),
@@ -355,7 +223,7 @@ describe('identity mode delegation: connecting upstream accounts through the por
     const stored = await delegation.store.get('alice', BACKEND);
     assert.ok(stored?.tokens.refreshToken);
     await upstream.revoke(stored.tokens.refreshToken, 'refresh_token');
-    now = (stored.tokens.expiresAt ?? now) + 1000;
+    world.now = (stored.tokens.expiresAt ?? world.now) + 1000;
     const credentials = await delegation(callerFor('alice'), BACKEND);
     assert.equal(credentials.kind, 'sign-in');
     assert.equal(await delegation.store.get('alice', BACKEND), null);
@@ -384,7 +252,7 @@ describe('identity mode delegation: connecting upstream accounts through the por
     assert.equal(page.status, 200);
     const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1];
     assert.ok(csrf, 'the connected page has the disconnect form');
-    const url = new URL(`${adminUrl}/portal/federation/${BACKEND}/disconnect`);
+    const url = new URL(`${world.adminUrl}/portal/federation/${BACKEND}/disconnect`);
     const refused = await bob.request(url, { method: 'POST', form: { _csrf: 'wrong' } });
     assert.equal(refused.status, 403);
     assert.ok(await delegation.store.get('bob', BACKEND), 'kept');
@@ -395,7 +263,9 @@ describe('identity mode delegation: connecting upstream accounts through the por
   });
 
   test('an unknown backend has no connect page', async () => {
-    const response = await alice.request(new URL(`${adminUrl}/portal/federation/other/connect`));
+    const response = await alice.request(
+      new URL(`${world.adminUrl}/portal/federation/other/connect`),
+    );
     assert.equal(response.status, 404);
   });
 });
