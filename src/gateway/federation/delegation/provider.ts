@@ -91,7 +91,7 @@ export function delegationProvider(options: DelegationOptions): DelegationProvid
       throw new GatewayError(
         'FORBIDDEN',
         `The tools of ${backend} act on the user's own account there: a call without a signed-in user (no user token) cannot use them. Sign in and call again.`,
-        { backend, reason: 'user_required' },
+        { backend, reason: 'USER_REQUIRED' },
       );
     return caller.user.subject;
   }
