@@ -9,6 +9,7 @@
 // the portal sign-in and the upstream sign-in with plain HTTP requests, following redirects and forms.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { devIdpIssuer } from '../../../src/gateway/auth/settings.js';
 import { GatewayError } from '../../../src/gateway/errors.js';
 import { configuredDelegation } from '../../../src/gateway/federation/delegation/configured.js';
 import type { DelegationProvider } from '../../../src/gateway/federation/delegation/provider.js';
@@ -171,6 +172,22 @@ describe('identity mode delegation: connecting upstream accounts through the por
     assert.equal((await delegation.store.get('alice', BACKEND))?.sealed, stored?.sealed);
   });
 
+  test('the row records the issuer of the portal sign-in; a call whose token names another issuer does not get it', async () => {
+    const devIdp = devIdpIssuer(world.config);
+    assert.equal((await delegation.store.get('bob', BACKEND))?.tokens.issuer, devIdp);
+    const same = await delegation(callerFor('bob', devIdp), BACKEND);
+    assert.equal(same.kind, 'headers', 'the gateway user token from the same provider');
+    await assert.rejects(
+      delegation(callerFor('bob', 'https://elsewhere.example/'), BACKEND),
+      (error: unknown) => {
+        assert.ok(error instanceof GatewayError);
+        assert.equal(error.code, 'FORBIDDEN');
+        assert.deepEqual(error.data, { backend: BACKEND, reason: 'ISSUER_MISMATCH' });
+        return true;
+      },
+    );
+  });
+
   test('the configured provider (what the gateway builds) reads the same rows', async () => {
     const built = configuredDelegation(world.config, world.db);
     assert.ok(built);
@@ -197,6 +214,7 @@ describe('identity mode delegation: connecting upstream accounts through the por
       'rotated refresh token kept',
     );
     assert.ok((stored?.tokens.expiresAt ?? 0) > world.now);
+    assert.equal(stored?.tokens.issuer, old.tokens.issuer, 'the connecting issuer is kept');
     // Bob's token is not touched by Alice's refresh.
     assert.equal(await upstream.whoseToken(bearerOf(await headersOf('bob'))), 'bob');
   });

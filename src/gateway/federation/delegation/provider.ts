@@ -96,6 +96,27 @@ export function delegationProvider(options: DelegationOptions): DelegationProvid
     return caller.user.subject;
   }
 
+  /**
+   * Rows are keyed by subject: the account was connected by the portal user with this subject, and the
+   * call's user token must name the same person. Where both say who issued them and they differ (the
+   * portal signs in with another provider than the one issuing the gateway's user tokens), the tokens
+   * are not used: the same `sub` at two providers need not be one person.
+   */
+  function checkIssuer(caller: Caller, backend: string, tokens: DelegatedTokens): void {
+    const callerIssuer = caller.user?.claims.iss;
+    if (tokens.issuer === undefined || typeof callerIssuer !== 'string') return;
+    if (callerIssuer === tokens.issuer) return;
+    options.logger?.warn(
+      { backend, connectedBy: tokens.issuer, tokenIssuer: callerIssuer },
+      'delegated token not used: connected through a portal sign-in of another issuer than the call’s user token',
+    );
+    throw new GatewayError(
+      'FORBIDDEN',
+      `Your account at ${backend} was connected through a sign-in at another identity provider than the one that issued this call's token, so the gateway does not use it. Ask the operator to sign users in to the portal with the provider that issues the gateway's tokens.`,
+      { backend, reason: 'ISSUER_MISMATCH' },
+    );
+  }
+
   const fresh = (tokens: DelegatedTokens) =>
     tokens.expiresAt === undefined || tokens.expiresAt - REFRESH_SKEW_MS > clock();
 
@@ -150,8 +171,12 @@ export function delegationProvider(options: DelegationOptions): DelegationProvid
     }
     // When another write got there first (a refresh elsewhere, a new sign-in), that row stays; this
     // call still uses the good token it just got.
-    await store.replace(subject, backend, stored.sealed, tokens);
-    return bearer(tokens);
+    const renewed = {
+      ...tokens,
+      ...(stored.tokens.issuer === undefined ? {} : { issuer: stored.tokens.issuer }),
+    };
+    await store.replace(subject, backend, stored.sealed, renewed);
+    return bearer(renewed);
   }
 
   const provide = async (caller: Caller, backend: string): Promise<UpstreamCredentials> => {
@@ -159,6 +184,7 @@ export function delegationProvider(options: DelegationOptions): DelegationProvid
     const subject = subjectOf(caller, backend);
     const stored = await store.get(subject, backend);
     if (stored === null) return signIn(subject, backend);
+    checkIssuer(caller, backend, stored.tokens);
     if (fresh(stored.tokens)) return bearer(stored.tokens);
     const key = JSON.stringify([subject, backend]);
     let pending = refreshing.get(key);

@@ -32,6 +32,11 @@ export interface DelegatedTokens {
   /** The scopes granted (the token response's `scope`, else those asked for). */
   readonly scopes: readonly string[];
   readonly tokenType: string;
+  /**
+   * The issuer of the portal sign-in that connected the account (the portal session's user): a call
+   * whose user token comes from another issuer is not given these tokens (provider.ts).
+   */
+  readonly issuer?: string | undefined;
 }
 
 /** A sealed value did not open: wrong key, wrong owner (a copied row) or altered bytes. */
@@ -131,5 +136,6 @@ function parseTokens(plain: string): DelegatedTokens {
     scopes: Array.isArray(value.scopes) ? value.scopes.filter((s) => typeof s === 'string') : [],
     ...(typeof value.refreshToken === 'string' ? { refreshToken: value.refreshToken } : {}),
     ...(typeof value.expiresAt === 'number' ? { expiresAt: value.expiresAt } : {}),
+    ...(typeof value.issuer === 'string' ? { issuer: value.issuer } : {}),
   };
 }

@@ -255,7 +255,10 @@ export function registerDelegationPages(
           );
         throw error;
       }
-      await deps.delegation.store.put(taken.subject, backend, tokens);
+      await deps.delegation.store.put(taken.subject, backend, {
+        ...tokens,
+        issuer: session.actor.issuer,
+      });
       request.log.info({ backend }, 'delegated upstream account connected');
       return portal.sendPage(reply, connectedPage(portal, session, backend));
     });

@@ -51,7 +51,7 @@ export interface DelegationWorld {
 }
 
 /** A caller as the gatekeeper builds it: a verified user (or none) on a subscription. */
-export function callerFor(subject: string | null): Caller {
+export function callerFor(subject: string | null, issuer?: string): Caller {
   return {
     requestId: 'req-1',
     clientIp: '127.0.0.1',
@@ -67,7 +67,7 @@ export function callerFor(subject: string | null): Caller {
         ? null
         : {
             subject,
-            claims: { sub: subject },
+            claims: issuer === undefined ? { sub: subject } : { sub: subject, iss: issuer },
             expiresAt: Math.floor(Date.now() / 1000) + 3600,
             tokenHash: 'x',
           },
