@@ -265,7 +265,7 @@ describe('identity mode delegation: connecting upstream accounts through the por
     assert.equal((await delegation(callerFor('bob'), BACKEND)).kind, 'headers');
   });
 
-  test('disconnect: a POST without the CSRF token is refused; with it, the tokens are forgotten', async () => {
+  test('disconnect: a POST without the CSRF token is refused; with it, the tokens are forgotten (the connections page shows both)', async () => {
     const page = await connect(bob, 'bob');
     assert.equal(page.status, 200);
     const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1];
@@ -274,10 +274,16 @@ describe('identity mode delegation: connecting upstream accounts through the por
     const refused = await bob.request(url, { method: 'POST', form: { _csrf: 'wrong' } });
     assert.equal(refused.status, 403);
     assert.ok(await delegation.store.get('bob', BACKEND), 'kept');
+    const list = new URL(`${world.adminUrl}/portal/federation`);
+    const before = await (await bob.request(list)).text();
+    assert.match(before, /<td>notes<\/td>\s*<td>connected<\/td>/);
     const ok = await bob.request(url, { method: 'POST', form: { _csrf: csrf } });
     assert.equal(ok.status, 200);
     assert.match(await ok.text(), /disconnected/);
     assert.equal(await delegation.store.get('bob', BACKEND), null);
+    const afterwards = await (await bob.request(list)).text();
+    assert.match(afterwards, /<td>notes<\/td>\s*<td>not connected<\/td>/);
+    assert.match(afterwards, /href="\/portal\/federation\/notes\/connect"/);
   });
 
   test('an unknown backend has no connect page', async () => {

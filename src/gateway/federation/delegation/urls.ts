@@ -27,6 +27,7 @@ function listenerHosts(host: string, port: number): string[] {
 }
 
 /** Under the portal's prefix (/portal). */
+export const CONNECTIONS_ROUTE = '/federation';
 export const CONNECT_ROUTE = '/federation/:backend/connect';
 export const DISCONNECT_ROUTE = '/federation/:backend/disconnect';
 export const CALLBACK_ROUTE = '/federation/callback';

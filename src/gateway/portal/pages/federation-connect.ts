@@ -34,6 +34,7 @@ import {
   CALLBACK_PATH,
   CALLBACK_ROUTE,
   CONNECT_ROUTE,
+  CONNECTIONS_ROUTE,
   DISCONNECT_ROUTE,
   connectPath,
   delegationCallbackUrl,
@@ -263,6 +264,55 @@ export function registerDelegationPages(
       return portal.sendPage(reply, connectedPage(portal, session, backend));
     });
 
+    // The signed-in user's connections: each delegation backend, connected or not.
+    app.get(CONNECTIONS_ROUTE, async (request, reply) => {
+      const session = await portal.requireSession(request, reply);
+      if (session === null) return reply;
+      const connected = new Set(await deps.delegation.store.backendsOf(session.actor.subject));
+      const rows = [...deps.backends].sort().map(
+        (backend) =>
+          html`<tr>
+            <td>${backend}</td>
+            <td>${connected.has(backend) ? 'connected' : 'not connected'}</td>
+            <td>
+              ${
+                connected.has(backend)
+                  ? html`<form
+                      method="post"
+                      action="/portal/federation/${encodeURIComponent(backend)}/disconnect"
+                    >
+                      ${csrfField(session)}<button type="submit">Disconnect</button>
+                    </form>`
+                  : html`<a href="${connectPath(backend)}">Connect</a>`
+              }
+            </td>
+          </tr>`,
+      );
+      return portal.sendPage(
+        reply,
+        page(portal.assets, {
+          title: 'Connected services',
+          session,
+          body: html`<p>
+              Services behind this gateway that act on your own account there. The gateway keeps
+              your sign-in to each, encrypted, and uses it only for your calls.
+            </p>
+            <table>
+              <thead>
+                <tr>
+                  <th>Service</th>
+                  <th>Status</th>
+                  <th></th>
+                </tr>
+              </thead>
+              <tbody>
+                ${rows}
+              </tbody>
+            </table>`,
+        }),
+      );
+    });
+
     app.post(DISCONNECT_ROUTE, async (request, reply) => {
       const { backend } = request.params as { backend: string };
       const ok = await portal.requireForm(request, reply);
@@ -310,6 +360,7 @@ function connectedPage(portal: PortalContext, session: PortalSession, backend: s
     session,
     notice: `Your account at ${backend} is connected.`,
     body: html`<p>Go back to your agent and try again: its calls to ${backend} now act as you.</p>
+      <p><a href="/portal/federation">Your connected services</a></p>
       <form method="post" action="/portal/federation/${encodeURIComponent(backend)}/disconnect">
         ${csrfField(session)}
         <p><button type="submit">Disconnect ${backend}</button></p>
