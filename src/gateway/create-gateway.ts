@@ -37,7 +37,8 @@ import { identityHeaders } from './forwarding/identity.js';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics.js';
 import { ArgumentValidator } from './mcp/arguments.js';
 import { Dispatcher } from './mcp/dispatch.js';
-import { registerMcpEndpoint } from './mcp/endpoint.js';
+import { registerMcpEndpoint, registerUnknownBundleRoute } from './mcp/endpoint.js';
+import { Bundles, bundleMetadataUrl, bundleResourceUrl } from './federation/bundles.js';
 import { mcpRefusalRenderer } from './mcp/refusal-format.js';
 import { ToolCalls } from './mcp/tool-calls.js';
 import { ToolListing } from './mcp/tool-listing.js';
@@ -179,6 +180,8 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       closers.push(() => watch.close());
     }
 
+    const bundles = new Bundles(gateway.bundles, gateway.products, directory);
+
     const usage = gateway.usage.enabled
       ? usageRecorder(stores.db, logger, (name) => directory.catalogue.byName.has(name))
       : undefined;
@@ -232,6 +235,20 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
           scopesSupported,
         });
       for (const route of metadata.routes) scope.get(route, async () => document());
+      // Each tool bundle is its own protected resource (RFC 9728 §3.1: `<well-known>/<mcp path>/<name>`).
+      for (const name of bundles.names()) {
+        const resource = bundleResourceUrl(settings.mcpUrl, name);
+        const bundleDocument = () =>
+          buildProtectedResourceMetadata({
+            resource,
+            issuer: identity.config?.issuer ?? settings.baseUrl,
+            resourceName: bundles.config(name)?.title ?? `toolgate MCP gateway: ${name}`,
+            scopesSupported,
+          });
+        scope.get(new URL(bundleMetadataUrl(settings.mcpUrl, name)).pathname, async () =>
+          bundleDocument(),
+        );
+      }
       if (signer) scope.get(GATEWAY_JWKS_PATH, async () => signer.publicJwks());
     });
     if (metrics) {
@@ -240,19 +257,38 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     }
     if (settings.devIdp.enabled)
       await registerDevIdentityProvider(app, config, settings, toolScopes(catalogue), stores.db);
+    const endpoint = {
+      gatekeeper,
+      usage,
+      allowedOrigins: gateway.mcp.allowedOrigins,
+      allowLoopbackOrigins: gateway.mcp.allowLoopbackOrigins,
+      maxBatchSize: gateway.mcp.maxBatchSize,
+    };
     await registerMcpEndpoint(app, {
+      ...endpoint,
       path: gateway.mcp.path,
       dispatcher: new Dispatcher(listing, calls, {
         name: gateway.mcp.serverName,
         instructions: gateway.mcp.instructions,
         listTtlMs: gateway.mcp.approvalRefreshMs,
       }),
-      gatekeeper,
-      usage,
-      allowedOrigins: gateway.mcp.allowedOrigins,
-      allowLoopbackOrigins: gateway.mcp.allowLoopbackOrigins,
-      maxBatchSize: gateway.mcp.maxBatchSize,
     });
+    // Tool bundles (issue 28): the same endpoint at `<mcp.path>/<name>`, narrowed to the bundle's tools.
+    for (const name of bundles.names()) {
+      const bundle = bundles.config(name);
+      await registerMcpEndpoint(app, {
+        ...endpoint,
+        path: `${gateway.mcp.path}/${name}`,
+        dispatcher: new Dispatcher(listing, calls, {
+          name: `${gateway.mcp.serverName}/${name}`,
+          title: bundle?.title,
+          instructions: bundle?.instructions ?? gateway.mcp.instructions,
+          listTtlMs: gateway.mcp.approvalRefreshMs,
+        }),
+        bundle: { name, scope: () => bundles.requireScope(name) },
+      });
+    }
+    await registerUnknownBundleRoute(app, gateway.mcp.path, bundles.names());
     logger.info(
       { tools: catalogue.tools.length, backends: gateway.backends.map((b) => b.name) },
       'tool catalogue loaded',
@@ -358,6 +394,7 @@ async function configuredGatekeeper(
     limiter,
     allowQueryKey: auth.subscriptionKeys.allowQueryParameter,
     resourceMetadataUrl: protectedResourceMetadataUrls(settings.mcpUrl).pathSuffixed,
+    mcpUrl: settings.mcpUrl,
     scopes: auth.scopes,
     products: config.gateway.products,
   });

@@ -32,7 +32,8 @@ export type GatewayErrorCode =
   | 'UNKNOWN_RESOURCE'
   | 'UNKNOWN_PROMPT'
   | 'UPSTREAM_UNAVAILABLE'
-  | 'UPSTREAM_ERROR';
+  | 'UPSTREAM_ERROR'
+  | 'UNKNOWN_BUNDLE';
 
 interface Mapping {
   readonly rpc: number;
@@ -77,6 +78,8 @@ export const GATEWAY_ERRORS: Readonly<Record<GatewayErrorCode, Mapping>> = {
   UPSTREAM_UNAVAILABLE: { rpc: -31056, http: 200 },
   // An upstream MCP server answered a resources/prompts request with a JSON-RPC error (passed on, masked).
   UPSTREAM_ERROR: { rpc: -31057, http: 200 },
+  // A path under the MCP endpoint that names no tool bundle (gateway.bundles).
+  UNKNOWN_BUNDLE: { rpc: -31004, http: 404 },
 };
 
 export class GatewayError extends Error {

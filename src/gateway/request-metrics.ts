@@ -91,6 +91,14 @@ export interface RequestMetrics {
   onResponse(req: FastifyRequest, reply: FastifyReply): Promise<void>;
 }
 
+/**
+ * The MCP endpoint and each tool bundle's endpoint under it (`<mcp path>/<name>`, issue 28), counted
+ * together; not the catch-all that answers unknown bundle paths (404), whose paths are the client's.
+ */
+function isMcpRoute(url: string | undefined, mcpPath: string): boolean {
+  return url === mcpPath || (url?.startsWith(`${mcpPath}/`) === true && url !== `${mcpPath}/*`);
+}
+
 export function createRequestMetrics(registry: Registry, mcpPath: string): RequestMetrics {
   const requests = new Counter({
     name: 'toolgate_mcp_requests_total',
@@ -120,7 +128,7 @@ export function createRequestMetrics(registry: Registry, mcpPath: string): Reque
   });
   return {
     async onResponse(req, reply) {
-      if (req.routeOptions.url !== mcpPath || req.method !== 'POST') return;
+      if (!isMcpRoute(req.routeOptions.url, mcpPath) || req.method !== 'POST') return;
       const record = recordFor(req.logFields, reply.statusCode, reply.elapsedTime);
       requests.inc(record.request);
       durations.observe({ method: record.request.method }, record.durationSeconds);

@@ -28,10 +28,12 @@ Manage subscriptions (an application's access in one environment) and their two 
 
 Actions:
   create --app NAME --env development|staging|production [--tools a,b] [--rate-limit N]
-         [--lockout-exempt]
+         [--bundles a,b] [--lockout-exempt]
                        create a subscription; prints its primary and secondary key ONCE.
                        --tools lists tool names and/or products as product:NAME (gateway.products);
-                       without --tools the subscription may use every approved tool
+                       without --tools the subscription may use every approved tool.
+                       --bundles limits it to these tool bundles' endpoints (gateway.bundles,
+                       <mcp path>/<name>): refused at the plain MCP endpoint and at other bundles
   list                 list subscriptions (keys are shown only as their last 4 characters); warns
                        on stderr about keys due for rotation under the key policy (--json: keyAges)
   rotate --id SUB [--slot primary|secondary]
@@ -56,6 +58,7 @@ const OPTIONS = {
   env: { type: 'string' },
   tools: { type: 'string' },
   'rate-limit': { type: 'string' },
+  bundles: { type: 'string' },
   id: { type: 'string' },
   slot: { type: 'string' },
   'lockout-exempt': { type: 'boolean' },
@@ -95,10 +98,20 @@ export const keysCommand: Command = {
         case 'create': {
           const tools = values.tools === undefined ? null : splitList(values.tools);
           if (tools !== null) await refuseUnknownTools(tools, config);
+          const bundles =
+            values.bundles === undefined ? null : splitList(values.bundles, '--bundles');
+          const unknownBundles = (bundles ?? []).filter(
+            (b) => !Object.hasOwn(config.gateway.bundles, b),
+          );
+          if (unknownBundles.length > 0)
+            throw new UsageError(
+              `--bundles names unknown tool bundle(s): ${unknownBundles.join(', ')} (configured: ${Object.keys(config.gateway.bundles).join(', ') || 'none'}; see gateway.bundles)`,
+            );
           const issued = await provisioning.create(actor, {
             application: required(values.app, '--app'),
             environment: environmentOf(required(values.env, '--env')),
             tools,
+            bundles,
             rateLimitPerMinute:
               values['rate-limit'] === undefined ? null : positiveInteger(values['rate-limit']),
             lockoutExempt: values['lockout-exempt'] === true,
@@ -268,12 +281,15 @@ function slotOf(value: string): KeySlot {
   return value as KeySlot;
 }
 
-function splitList(value: string): string[] {
+function splitList(value: string, flag = '--tools'): string[] {
   const items = value
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  if (items.length === 0) throw new UsageError('--tools needs at least one tool name');
+  if (items.length === 0)
+    throw new UsageError(
+      `${flag} needs at least one ${flag === '--tools' ? 'tool name' : 'bundle name'}`,
+    );
   return items;
 }
 
@@ -290,6 +306,7 @@ function describe(s: Subscription) {
     environment: s.environment,
     status: s.status,
     tools: s.tools,
+    bundles: s.bundles,
     rateLimitPerMinute: s.rateLimitPerMinute,
     lockoutExempt: s.lockoutExempt,
     keys: Object.fromEntries(
@@ -312,5 +329,6 @@ function line(s: Subscription, fallback: { limit: number; windowSeconds: number 
     .map(([slot, last4]) => `${slot} tgk_…${last4}`)
     .join(', ');
   const exempt = s.lockoutExempt ? '  lockout-exempt' : '';
-  return `${s.id}  ${s.application}  ${s.environment}  ${s.status}  tools=${s.tools?.join(',') ?? 'all'}  ${quota(s, fallback)}${exempt}${keys ? `  keys: ${keys}` : ''}`;
+  const bundles = s.bundles === null ? '' : `  bundles=${s.bundles.join(',')}`;
+  return `${s.id}  ${s.application}  ${s.environment}  ${s.status}  tools=${s.tools?.join(',') ?? 'all'}${bundles}  ${quota(s, fallback)}${exempt}${keys ? `  keys: ${keys}` : ''}`;
 }

@@ -19,6 +19,8 @@ export interface AccessRequestInput {
   readonly tools: readonly string[] | 'all';
   readonly environments: readonly Environment[];
   readonly justification: string;
+  /** Tool bundles (gateway.bundles) the subscriptions are to be limited to; absent: not limited. */
+  readonly bundles?: readonly string[] | undefined;
 }
 
 export interface ApprovalInput {
@@ -36,6 +38,8 @@ export interface AccessRequest {
   readonly owner: { readonly name: string; readonly email: string };
   readonly tools: readonly string[] | 'all';
   readonly environments: readonly Environment[];
+  /** The tool bundles asked for (the subscriptions are limited to them); null: none. */
+  readonly bundles: readonly string[] | null;
   readonly justification: string;
   readonly status: AccessRequestStatus;
   readonly approvedTools: readonly string[] | 'all' | null;
@@ -75,6 +79,7 @@ interface RequestRow {
   owner_email: string;
   tools: string | null;
   environments: string;
+  bundles: string | null;
   justification: string;
   status: AccessRequestStatus;
   approved_tools: string | null;
@@ -112,6 +117,7 @@ export class AccessRequestService {
   }
 
   async create(actor: Actor, input: AccessRequestInput): Promise<AccessRequest> {
+    this.deps.provisioning.checkBundles(input.bundles);
     const id = `req_${randomBytes(9).toString('base64url')}`;
     return this.deps.db.transaction(async (tx) => {
       const { application, created } = await this.deps.applications.findOrCreate(
@@ -134,8 +140,9 @@ export class AccessRequestService {
       const requester = ownerOf(actor);
       await tx.execute(
         `INSERT INTO admin_access_requests (id, application_id, requester_issuer, requester_subject,
-           owner_name, owner_email, tools, environments, justification, status, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10, $10)`,
+           owner_name, owner_email, tools, environments, justification, status, created_at, updated_at,
+           bundles)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10, $10, $11)`,
         [
           id,
           application.id,
@@ -147,6 +154,7 @@ export class AccessRequestService {
           JSON.stringify([...new Set(input.environments)]),
           input.justification,
           now,
+          input.bundles === undefined ? null : JSON.stringify([...new Set(input.bundles)].sort()),
         ],
       );
       const request = await this.require(tx, id);
@@ -202,6 +210,7 @@ export class AccessRequestService {
           environments: before.environments,
           tools: tools === 'all' ? null : tools,
           rateLimitPerMinute: input.rateLimitPerMinute ?? null,
+          bundles: before.bundles,
         },
         tx,
       );
@@ -284,7 +293,7 @@ export class AccessRequestService {
       for (const subscriptionId of request.subscriptionIds) {
         const issued = await this.deps.provisioning.issueKeys(actor, subscriptionId, tx);
         const environment = issued.subscription.environment;
-        const gatewayUrl = this.deps.mcpUrl(environment);
+        const gatewayUrl = endpointOf(this.deps.mcpUrl(environment), issued.subscription.bundles);
         subscriptions.push({
           environment,
           subscriptionId,
@@ -340,6 +349,18 @@ export class AccessRequestService {
   }
 }
 
+/**
+ * The endpoint a subscription's client uses: the MCP endpoint, or the bundle's (`<MCP URL>/<name>`) when
+ * the subscription is limited to bundles (the first, sorted, when several) — a key limited to a bundle is
+ * refused at the plain endpoint.
+ */
+function endpointOf(mcpUrl: string | null, bundles: readonly string[] | null): string | null {
+  const bundle = bundles?.[0];
+  return mcpUrl === null || bundle === undefined
+    ? mcpUrl
+    : `${mcpUrl.replace(/\/+$/, '')}/${bundle}`;
+}
+
 /** Approval may narrow the requested tools, never widen them. */
 function narrowedTools(
   requested: readonly string[] | 'all',
@@ -368,6 +389,7 @@ function audited(r: AccessRequest): Record<string, unknown> {
     status: r.status,
     tools: r.tools,
     environments: r.environments,
+    bundles: r.bundles,
     approvedTools: r.approvedTools,
     rateLimitPerMinute: r.rateLimitPerMinute,
     note: r.decision?.note ?? null,
@@ -387,6 +409,7 @@ function toRequest(row: RequestRow): AccessRequest {
     owner: { name: row.owner_name, email: row.owner_email },
     tools: row.tools === null ? 'all' : (JSON.parse(row.tools) as string[]),
     environments: JSON.parse(row.environments) as Environment[],
+    bundles: row.bundles === null ? null : (JSON.parse(row.bundles) as string[]),
     justification: row.justification,
     status: row.status,
     approvedTools:

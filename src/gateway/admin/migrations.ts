@@ -103,4 +103,11 @@ UPDATE admin_applications SET owner_issuer = ''
 UPDATE admin_access_requests SET requester_issuer = ''
   WHERE requester_subject IN ('bootstrap-admin', 'system') OR requester_subject LIKE 'cli:%';`,
   },
+  {
+    version: 3,
+    name: 'access requests may ask for tool bundles',
+    // A JSON array of bundle names (gateway.bundles); NULL: not limited. Approval limits the provisioned
+    // subscriptions to them (issue 28).
+    up: `ALTER TABLE admin_access_requests ADD COLUMN bundles TEXT;`,
+  },
 ];

@@ -16,7 +16,7 @@ import type {
   Subscription,
   SubscriptionStatus,
 } from '../auth/subscriptions/types.js';
-import { AdminError, requireAdmin, translated } from './errors.js';
+import { AdminError, requireAdmin, translated, validationError } from './errors.js';
 import { auditedSubscription } from './views.js';
 import { isPrivileged, ownsSubscription } from './applications.js';
 
@@ -32,6 +32,8 @@ export interface PendingSubscriptionsInput {
   readonly environments: readonly Environment[];
   readonly tools: readonly string[] | null;
   readonly rateLimitPerMinute: number | null;
+  /** Tool bundles the subscriptions are limited to (issue 28); null or absent: not limited. */
+  readonly bundles?: readonly string[] | null | undefined;
 }
 
 export class KeyProvisioning {
@@ -39,11 +41,31 @@ export class KeyProvisioning {
     private readonly db: Database,
     private readonly store: SubscriptionStore,
     private readonly audit: AuditSink,
+    /**
+     * The configured tool bundles (gateway.bundles): a subscription may be limited only to these. Absent:
+     * names are not checked against configuration (the store still checks their form).
+     */
+    private readonly bundleNames?: readonly string[],
   ) {}
+
+  /**
+   * A subscription limited to a bundle that is not configured could call nothing: refused, naming the
+   * bundles there are.
+   */
+  checkBundles(bundles: readonly string[] | null | undefined, field = 'bundles'): void {
+    if (bundles === null || bundles === undefined || this.bundleNames === undefined) return;
+    const unknown = bundles.filter((b) => !this.bundleNames?.includes(b));
+    if (unknown.length > 0)
+      throw validationError(
+        field,
+        `no tool bundle is named ${unknown.join(', ')} (configured: ${this.bundleNames.length === 0 ? 'none' : this.bundleNames.join(', ')})`,
+      );
+  }
 
   /** A subscription with both keys now (the operator path: `toolgate keys create`). */
   async create(actor: Actor, input: CreateSubscriptionInput): Promise<IssuedSubscription> {
     requireAdmin(actor);
+    this.checkBundles(input.bundles);
     return translated(() =>
       this.db.transaction(async (tx) => {
         const issued = await this.store.create(input, tx);
@@ -71,6 +93,7 @@ export class KeyProvisioning {
     tx: SqlExecutor,
   ): Promise<Subscription[]> {
     requireAdmin(actor);
+    this.checkBundles(input.bundles);
     const created: Subscription[] = [];
     for (const environment of input.environments) {
       const subscription = await translated(() =>
@@ -81,6 +104,7 @@ export class KeyProvisioning {
             environment,
             tools: input.tools,
             rateLimitPerMinute: input.rateLimitPerMinute,
+            bundles: input.bundles ?? null,
           },
           tx,
         ),
@@ -139,6 +163,7 @@ export class KeyProvisioning {
 
   async update(actor: Actor, id: string, changes: SubscriptionChanges): Promise<Subscription> {
     requireAdmin(actor);
+    this.checkBundles(changes.bundles);
     return this.change(actor, id, 'subscription.update', (tx) =>
       this.store.update(id, changes, tx),
     );

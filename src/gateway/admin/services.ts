@@ -44,7 +44,12 @@ export interface AdminServices {
 export function openAdminServices(db: Database, config: FrozenConfig): AdminServices {
   const audit = new AuditLog(db);
   const subscriptions = new SubscriptionStore(db, config.gateway.auth.subscriptionKeys.pepper);
-  const provisioning = new KeyProvisioning(db, subscriptions, audit);
+  const provisioning = new KeyProvisioning(
+    db,
+    subscriptions,
+    audit,
+    Object.keys(config.gateway.bundles).sort(),
+  );
   const applications = new ApplicationService(db, subscriptions);
   const identity = resolveIdentitySettings(config);
   const tools = new ToolSettingsService({

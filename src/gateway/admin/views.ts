@@ -18,6 +18,8 @@ export interface SubscriptionView {
   readonly environment: Subscription['environment'];
   readonly status: Subscription['status'];
   readonly tools: readonly string[] | null;
+  /** The tool bundles it is limited to; null: not limited. */
+  readonly bundles: readonly string[] | null;
   readonly rateLimitPerMinute: number | null;
   readonly lockoutExempt: boolean;
   readonly createdAt: string;
@@ -51,6 +53,7 @@ export function subscriptionView(
     environment: s.environment,
     status: s.status,
     tools: s.tools,
+    bundles: s.bundles,
     rateLimitPerMinute: s.rateLimitPerMinute,
     lockoutExempt: s.lockoutExempt,
     createdAt: s.createdAt,
@@ -66,6 +69,7 @@ export function auditedSubscription(s: Subscription): Record<string, unknown> {
     environment: s.environment,
     status: s.status,
     tools: s.tools,
+    bundles: s.bundles,
     rateLimitPerMinute: s.rateLimitPerMinute,
     lockoutExempt: s.lockoutExempt,
     keys: Object.fromEntries(Object.entries(s.keyHints).map(([slot, l4]) => [slot, maskedKey(l4)])),

@@ -1,5 +1,5 @@
 // Federation (issue 28): the shapes its parts share. The gateway is an MCP client of each upstream MCP
-// server (`gateway.backends[].mcp`): upstream/mcp-client.ts speaks to one upstream; the upstream catalogue
+// server (`gateway.backends[].mcp`): mcp-client.ts speaks to one upstream; the upstream catalogue
 // (catalogue.ts) turns its tool lists into catalogue tools beside the OpenAPI ones; calls.ts carries a
 // tools/call there; resources.ts and prompts.ts offer the upstreams' resources and prompts; identity.ts
 // says what credentials each call carries (none, identity headers, the caller's token, an RFC 8693

@@ -15,7 +15,9 @@ import type { VerifiedUser } from '../auth/user.js';
 import type { Caller, CallerSubscription } from '../caller.js';
 import type { Tool } from '../catalogue/types.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
+import { bundleAudiences, bundleMetadataUrl } from '../federation/bundles.js';
 import {
+  bundleRefusal,
   keyRefusal,
   quotaHeaders,
   quotaRefusal,
@@ -37,6 +39,12 @@ export interface InboundRequest {
   readonly socketAddress: string;
   /** The URL query, for a subscription key sent as a query parameter where that is enabled. */
   readonly query: Readonly<Record<string, unknown>>;
+  /**
+   * The tool bundle whose endpoint the request came to (`<mcp.path>/<name>`, issue 28); absent on the
+   * plain MCP endpoint. It decides the audience a user token needs, the metadata URL challenges name and
+   * whether a subscription limited to bundles may be used here.
+   */
+  readonly bundle?: string | undefined;
 }
 
 export interface Gatekeeper {
@@ -62,6 +70,11 @@ export interface GatekeeperOptions {
   readonly allowQueryKey: boolean;
   /** RFC 9728 metadata URL named in WWW-Authenticate challenges. */
   readonly resourceMetadataUrl: string;
+  /**
+   * The MCP endpoint's URL: a tool bundle's resource is `<mcpUrl>/<name>` (its audience and metadata URL,
+   * federation/bundles.ts). Without it a bundle's endpoint checks tokens as the plain endpoint does.
+   */
+  readonly mcpUrl?: string | undefined;
   /** The scopes every sign-in asks for (gateway.auth.scopes), named in Bearer challenges. */
   readonly scopes?: readonly string[];
   /** Named sets of tools a subscription can list as `product:NAME` (gateway.products). */
@@ -76,17 +89,22 @@ export function createGatekeeper(options: GatekeeperOptions): Gatekeeper {
   async function authenticateUser(request: InboundRequest): Promise<VerifiedUser | null> {
     const jwt = options.jwt;
     if (jwt === null) return null;
+    const { bundle } = request;
+    const mcpUrl = options.mcpUrl;
     try {
       return await authenticateRequest({
         mode: jwt.mode,
         authorization: request.authorization,
         toolRequiresUser: false,
         verifier: jwt.verifier,
+        ...(bundle === undefined || mcpUrl === undefined
+          ? {}
+          : { audiences: bundleAudiences(mcpUrl, bundle, jwt.verifier.config.audience) }),
       });
     } catch (error) {
       if (!isAuthError(error)) throw error;
       throw tokenRefusal(error, {
-        resourceMetadata: options.resourceMetadataUrl,
+        resourceMetadata: metadataUrlFor(bundle),
         ...(options.scopes === undefined ? {} : { scope: options.scopes }),
       });
     }
@@ -103,6 +121,13 @@ export function createGatekeeper(options: GatekeeperOptions): Gatekeeper {
     };
   }
 
+  /** The metadata URL of the endpoint a request came to: the bundle's own, or the plain endpoint's. */
+  function metadataUrlFor(bundle: string | undefined): string {
+    return bundle === undefined || options.mcpUrl === undefined
+      ? options.resourceMetadataUrl
+      : bundleMetadataUrl(options.mcpUrl, bundle);
+  }
+
   function presentedKey(request: InboundRequest): string | undefined {
     const header = request.headers[SUBSCRIPTION_KEY_HEADER];
     const value = Array.isArray(header) ? header[0] : header;
@@ -117,6 +142,9 @@ export function createGatekeeper(options: GatekeeperOptions): Gatekeeper {
       const clientIp = options.limiter.clientIp(request.socketAddress, request.headers);
       const key = await options.keys.check(presentedKey(request), clientIp);
       if (!key.ok) throw keyRefusal(key);
+      const limited = key.subscription.bundles;
+      if (limited !== null && (request.bundle === undefined || !limited.includes(request.bundle)))
+        throw bundleRefusal(limited, request.bundle);
       const [authorization, ...more] = request.authorization;
       return {
         requestId: request.requestId,
@@ -151,7 +179,7 @@ export function createGatekeeper(options: GatekeeperOptions): Gatekeeper {
     authorize(caller, tool) {
       const needed = tool.scopes ?? [];
       const challenge = {
-        resourceMetadata: options.resourceMetadataUrl,
+        resourceMetadata: metadataUrlFor(caller.bundle?.name),
         scope: [...new Set([...(options.scopes ?? []), ...needed])],
       };
       if (caller.user === null) {

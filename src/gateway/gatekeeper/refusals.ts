@@ -27,6 +27,24 @@ type Headers = Readonly<Record<string, string>>;
 /** The challenge of a refused subscription key (RFC 9110 §11.6.1). */
 const KEY_CHALLENGE = 'ApiKey header="Ocp-Apim-Subscription-Key"';
 
+/**
+ * A subscription limited to tool bundles used elsewhere (issue 28): 403 naming the bundles it may use, so
+ * the developer knows which endpoint to configure. `at` is the bundle the request came to (none: the plain
+ * MCP endpoint).
+ */
+export function bundleRefusal(allowed: readonly string[], at: string | undefined): GatewayError {
+  const where = at === undefined ? 'the plain MCP endpoint' : `the bundle ${at}`;
+  return new GatewayError(
+    'FORBIDDEN',
+    `This subscription is limited to the tool bundle${allowed.length === 1 ? '' : 's'} ${allowed.join(', ')}; it cannot be used at ${where}.`,
+    {
+      reason: 'SUBSCRIPTION_BUNDLE_LIMITED',
+      bundles: [...allowed],
+      ...(at === undefined ? {} : { bundle: at }),
+    },
+  );
+}
+
 /** A refused subscription key: 401 with the key challenge, 403 (suspended) or 429 with Retry-After. */
 export function keyRefusal(refusal: KeyRefusal): GatewayError {
   const data = { reason: refusal.reason };

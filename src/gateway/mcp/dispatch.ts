@@ -18,6 +18,8 @@ export const SERVER_VERSION = '0.1.0';
 
 export interface ServerIdentity {
   readonly name: string;
+  /** A display name (serverInfo.title, 2025-06-18 on); a tool bundle's `title`. */
+  readonly title?: string | undefined;
   readonly instructions?: string | undefined;
   /**
    * How long (ms) a 2026-07-28 client may reuse a `tools/list` page: the approval refresh interval, the
@@ -144,8 +146,11 @@ export class Dispatcher {
     }
   }
 
-  private serverInfo(): { name: string; version: string } {
-    return { name: this.server.name, version: SERVER_VERSION };
+  private serverInfo(): { name: string; version: string; title?: string } {
+    const { name, title } = this.server;
+    return title === undefined
+      ? { name, version: SERVER_VERSION }
+      : { name, title, version: SERVER_VERSION };
   }
 
   /** Stateless negotiation: echo a supported legacy version, otherwise offer the latest legacy one. */

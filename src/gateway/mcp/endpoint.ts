@@ -16,7 +16,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { MAX_JSON_DEPTH, jsonNestingExceeds } from '../../shared/json-depth.js';
 import { addLogFields } from '../../shared/http/access-log.js';
 import { rawHeaderValues } from '../../shared/http/raw-headers.js';
-import type { Caller } from '../caller.js';
+import type { BundleScope, Caller } from '../caller.js';
 import type { Gatekeeper } from '../gatekeeper/gatekeeper.js';
 import { GatewayError } from '../errors.js';
 import type { UsageEvents } from '../usage/recorder.js';
@@ -36,6 +36,12 @@ export interface McpEndpointOptions {
   readonly maxBatchSize: number;
   /** Usage per subscription and tool (usage/recorder.ts): recorded here, where a tools/call's fate is known. */
   readonly usage?: UsageEvents | undefined;
+  /**
+   * A tool bundle's endpoint (issue 28, `<mcp.path>/<name>`): the gatekeeper is told which bundle the
+   * request came to, and the caller it builds is narrowed to the bundle's scope (expanded against the live
+   * catalogue, federation/bundles.ts). Absent on the plain MCP endpoint.
+   */
+  readonly bundle?: { readonly name: string; scope(): BundleScope } | undefined;
 }
 
 type Headers = Readonly<Record<string, string>>;
@@ -88,7 +94,9 @@ export async function registerMcpEndpoint(
           authorization: rawHeaderValues(req.raw.rawHeaders, 'authorization'),
           socketAddress: req.socket.remoteAddress ?? req.ip,
           query: (req.query ?? {}) as Record<string, unknown>,
+          ...(options.bundle === undefined ? {} : { bundle: options.bundle.name }),
         });
+        if (options.bundle !== undefined) caller = { ...caller, bundle: options.bundle.scope() };
       } catch (error) {
         return send(reply, errorResponse(readId(body), error));
       }
@@ -101,6 +109,40 @@ export async function registerMcpEndpoint(
         return send(reply, outcome.answer);
       }
       return sendBatch(reply, await handleBatch(req, body, caller, options));
+    });
+  });
+}
+
+/**
+ * Every other path under the MCP endpoint (`<mcp.path>/<anything>`) names no configured tool bundle: 404
+ * with a JSON-RPC error body, as the endpoint's other refusals, whatever the method. The configured
+ * bundles' own routes are static paths and win over this one.
+ */
+export async function registerUnknownBundleRoute(
+  app: FastifyInstance,
+  path: string,
+  known: readonly string[],
+): Promise<void> {
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+    scope.setErrorHandler(transportErrorHandler);
+    scope.route({
+      method: ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'],
+      url: `${path}/*`,
+      handler: async (_req, reply) =>
+        send(
+          reply,
+          errorResponse(
+            null,
+            new GatewayError(
+              'UNKNOWN_BUNDLE',
+              known.length === 0
+                ? 'Not Found: this gateway serves no tool bundles'
+                : `Not Found: no tool bundle at this path; the bundles are ${known.join(', ')}`,
+            ),
+          ),
+        ),
     });
   });
 }

@@ -20,7 +20,8 @@ const GATEWAY_CODE: Readonly<Record<RefusalCode, GatewayErrorCode>> = {
 
 export function mcpRefusalRenderer(mcpPath: string): RefusalRenderer {
   return (refusal, path) => {
-    if (path !== mcpPath) return problemRefusal(refusal, path);
+    // The MCP endpoint and the tool bundles' endpoints under it (`<mcp.path>/<name>`).
+    if (path !== mcpPath && !path?.startsWith(`${mcpPath}/`)) return problemRefusal(refusal, path);
     const error = new GatewayError(GATEWAY_CODE[refusal.code], refusal.message, {
       reason: refusal.code,
     });

@@ -75,7 +75,8 @@ export class ToolListing {
     const { directory } = this.options;
     await directory.refresh();
     const family = familyOf(version);
-    const key = `${directory.revision}|${family}|${this.viewOf(caller.subscription.tools)}|${cursor ?? ''}`;
+    // A tool bundle's endpoint lists its own pages (its scope follows the revision, federation/bundles.ts).
+    const key = `${directory.revision}|${family}|${this.viewOf(caller.subscription.tools)}|${caller.bundle?.name ?? ''}|${cursor ?? ''}`;
     let cached = this.pages.get(key);
     if (cached === undefined) {
       const page = directory.page(cursor, this.options.pageSize, (n) => mayUseTool(caller, n));

@@ -69,6 +69,7 @@ describe('identity mode delegation: connecting upstream accounts through the por
       assert.ok(error instanceof GatewayError);
       assert.equal(error.code, 'FORBIDDEN');
       assert.match(error.message, /without a signed-in user/);
+      assert.deepEqual(error.data, { backend: BACKEND, reason: 'USER_TOKEN_REQUIRED' });
       return true;
     });
   });

@@ -286,7 +286,7 @@ describe('delegation refresh policy (plain OAuth 2.0 server, RFC 8414 discovery)
       assert.ok(error instanceof GatewayError);
       assert.equal(error.code, 'UPSTREAM_UNAVAILABLE');
       assert.match(error.message, /cannot be reached to renew your sign-in/);
-      assert.deepEqual(error.data, { backend: 'down' });
+      assert.deepEqual(error.data, { backend: 'down', reason: 'DELEGATION_REFRESH_UNAVAILABLE' });
       return true;
     });
     assert.equal(

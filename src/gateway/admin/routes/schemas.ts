@@ -15,6 +15,12 @@ export const ApplicationName = Type.String({
   pattern: '^[A-Za-z0-9][A-Za-z0-9 ._-]{0,99}$',
   description: '1-100 characters: letters, digits, space, ".", "_" or "-"',
 });
+/** Tool bundle names (gateway.bundles). */
+export const BundleList = Type.Array(Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,31}$' }), {
+  minItems: 1,
+  maxItems: 100,
+  uniqueItems: true,
+});
 const RateLimit = Type.Integer({
   minimum: 1,
   maximum: 1_000_000,
@@ -34,6 +40,11 @@ export const AccessRequestBody = Type.Object(
     tools: Type.Union([ToolList, Type.Literal('all')]),
     environments: Type.Array(Environment, { minItems: 1, maxItems: 3, uniqueItems: true }),
     justification: Type.String({ minLength: 1, maxLength: 4000 }),
+    bundles: Type.Optional({
+      ...BundleList,
+      description:
+        'tool bundles (gateway.bundles) the subscriptions are to be limited to; absent: every endpoint',
+    }),
   },
   { additionalProperties: false },
 );
@@ -59,6 +70,12 @@ export const SubscriptionPatchBody = Type.Object(
     ),
     rateLimitPerMinute: Type.Optional(
       Type.Union([RateLimit, Type.Null()], { description: "null: the gateway's default quota" }),
+    ),
+    bundles: Type.Optional(
+      Type.Union([BundleList, Type.Null()], {
+        description:
+          'limit the subscription to these tool bundles (their endpoints only); null: not limited',
+      }),
     ),
   },
   { additionalProperties: false, minProperties: 1 },
@@ -136,6 +153,7 @@ export const SubscriptionViewSchema = {
     environment: Environment,
     status: { enum: ['active', 'suspended', 'revoked'] },
     tools: Nullable({ type: 'array', items: { type: 'string' } }),
+    bundles: Nullable({ type: 'array', items: { type: 'string' } }),
     rateLimitPerMinute: Nullable({ type: 'integer' }),
     lockoutExempt: { type: 'boolean' },
     createdAt: { type: 'string' },
@@ -173,6 +191,7 @@ export const AccessRequestSchema = {
     owner: { type: 'object', properties: { name: { type: 'string' }, email: { type: 'string' } } },
     tools: { anyOf: [{ type: 'array', items: { type: 'string' } }, { const: 'all' }] },
     environments: { type: 'array', items: Environment },
+    bundles: Nullable({ type: 'array', items: { type: 'string' } }),
     justification: { type: 'string' },
     status: { enum: ['pending', 'approved', 'rejected'] },
     approvedTools: {

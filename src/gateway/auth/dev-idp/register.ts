@@ -6,6 +6,7 @@ import type { Database } from '../../../shared/db/types.js';
 import type * as AuthorizationServer from './authorization-server.js';
 import { DEV_IDP_PATH, type IdentitySettings } from '../settings.js';
 import { createDevIdp } from './idp.js';
+import { bundleResourceUrl } from '../../federation/bundles.js';
 import { DEV_PORTAL_CLIENT_ID, devPortalOidc, devPortalRedirectUris } from './portal-client.js';
 import { devAuthorizationRoutes, INTERACTION_SEGMENT } from './routes.js';
 
@@ -25,7 +26,14 @@ export async function registerDevIdentityProvider(
   // Loaded only where the development provider runs: nothing else (keys, token, a production gateway)
   // needs oidc-provider, which warns on import under a Node.js that is not one of its LTS lines.
   const { createAuthorizationServer } = await importAuthorizationServer(app.log);
-  const resources = [...new Set([settings.mcpUrl, ...(audience === undefined ? [] : [audience])])];
+  // The MCP endpoint first (the default resource), then the configured audience and every tool bundle's
+  // endpoint (RFC 8707: a client signing in to a bundle asks for a token for that bundle's URL).
+  const bundles = Object.keys(config.gateway.bundles).map((name) =>
+    bundleResourceUrl(settings.mcpUrl, name),
+  );
+  const resources = [
+    ...new Set([settings.mcpUrl, ...(audience === undefined ? [] : [audience]), ...bundles]),
+  ];
   const provider = await createAuthorizationServer({
     db,
     issuer: settings.devIdp.issuer,
@@ -36,6 +44,7 @@ export async function registerDevIdentityProvider(
     interactionPath: `${DEV_IDP_PATH}${INTERACTION_SEGMENT}`,
     accessTokenTtlSeconds: dev.accessTokenTtlSeconds,
     refreshTokenTtlSeconds: dev.refreshTokenTtlSeconds,
+    exchangeClients: dev.tokenExchange.clients,
     clients:
       devPortalOidc(config) === undefined
         ? []

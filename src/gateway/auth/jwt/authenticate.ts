@@ -12,6 +12,8 @@ export interface AuthenticateInput {
   /** The tool's security declaration requires the bearer scheme. */
   toolRequiresUser: boolean;
   verifier: JwtVerifier;
+  /** The audiences the endpoint accepts instead of the configured one (a tool bundle's endpoint). */
+  audiences?: readonly string[] | undefined;
 }
 
 /**
@@ -32,5 +34,7 @@ export async function authenticateRequest(input: AuthenticateInput): Promise<Ver
       throw new AuthError('TOKEN_MISSING', 'a bearer token is required');
     return null;
   }
-  return input.verifier.verify(token);
+  return input.audiences === undefined
+    ? input.verifier.verify(token)
+    : input.verifier.verify(token, input.audiences);
 }

@@ -27,7 +27,11 @@ export interface JwtVerifierDeps {
 
 export interface JwtVerifier {
   readonly config: JwtConfig;
-  verify(token: string): Promise<VerifiedUser>;
+  /**
+   * `audiences`: the token's `aud` must name one of these instead of the configured audience (a tool
+   * bundle's own resource URL, federation/bundles.ts); absent: the configured audience.
+   */
+  verify(token: string, audiences?: readonly string[]): Promise<VerifiedUser>;
   close(): void;
 }
 
@@ -85,7 +89,8 @@ function mapJoseError(err: unknown): AuthError {
 
 export interface VerifyCoreOptions {
   issuer: string;
-  audience: string;
+  /** One of them must be in `aud`. */
+  audience: string | string[];
   algorithms: readonly string[];
   clockToleranceSeconds: number;
   maxTokenBytes: number;
@@ -159,15 +164,21 @@ export function createJwtVerifier(config: JwtConfig, deps: JwtVerifierDeps = {})
     clock,
   };
 
-  async function verify(token: string): Promise<VerifiedUser> {
+  async function verify(token: string, audiences?: readonly string[]): Promise<VerifiedUser> {
     if (typeof token !== 'string' || token.length === 0) throw malformed('the token is empty');
     if (Buffer.byteLength(token, 'utf8') > config.maxTokenBytes)
       throw new AuthError('TOKEN_TOO_LARGE', `the token exceeds ${config.maxTokenBytes} bytes`);
     const tokenHash = sha256Hex(token);
-    const cached = cache.get(tokenHash);
+    // A token verified for one audience is not thereby valid for another: cached per audience.
+    const cacheKey = audiences === undefined ? tokenHash : `${audiences.join(' ')}\n${tokenHash}`;
+    const cached = cache.get(cacheKey);
     if (cached) return cached;
 
-    const payload = await verifyJwtCore(token, keys, core);
+    const payload = await verifyJwtCore(
+      token,
+      keys,
+      audiences === undefined ? core : { ...core, audience: [...audiences] },
+    );
     const { exp } = payload;
     const sub = checkSubject(payload.sub);
     checkTokenTimes(payload, Math.floor(clock() / 1000), config);
@@ -178,7 +189,7 @@ export function createJwtVerifier(config: JwtConfig, deps: JwtVerifierDeps = {})
       expiresAt: exp,
       tokenHash,
     });
-    cache.set(tokenHash, user, exp * 1000);
+    cache.set(cacheKey, user, exp * 1000);
     return user;
   }
 

@@ -38,4 +38,10 @@ CREATE TABLE subscription_keys (
 CREATE INDEX subscriptions_application_id ON subscriptions (application_id);
 ALTER TABLE subscription_keys ADD COLUMN last_used_at TEXT;`,
   },
+  {
+    version: 4,
+    name: 'subscriptions may be limited to tool bundles',
+    // A JSON array of bundle names (gateway.bundles); NULL: not limited (every endpoint).
+    up: `ALTER TABLE subscriptions ADD COLUMN bundles TEXT;`,
+  },
 ];

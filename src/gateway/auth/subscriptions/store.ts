@@ -21,6 +21,7 @@ interface SubscriptionRow {
   environment: Environment;
   status: SubscriptionStatus;
   tools: string | null;
+  bundles: string | null;
   rate_limit_per_minute: number | null;
   lockout_exempt: number;
   created_at: string;
@@ -31,6 +32,8 @@ export interface CreateSubscriptionInput {
   readonly application: string;
   readonly environment: Environment;
   readonly tools?: readonly string[] | null;
+  /** The tool bundles whose endpoints alone it may use; null or absent: any endpoint. */
+  readonly bundles?: readonly string[] | null;
   readonly rateLimitPerMinute?: number | null;
   readonly lockoutExempt?: boolean;
   /** The admin plane's application record this subscription belongs to. */
@@ -39,12 +42,15 @@ export interface CreateSubscriptionInput {
 
 export interface SubscriptionChanges {
   readonly tools?: readonly string[] | null;
+  readonly bundles?: readonly string[] | null;
   readonly rateLimitPerMinute?: number | null;
 }
 
 const APPLICATION_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,99}$/;
 /** A tool name, or `product:NAME` for every tool of a configured product (gateway.products). */
 const TOOL_NAME = /^(product:)?[A-Za-z0-9_-]{1,64}$/;
+/** A bundle name (gateway.bundles keys). */
+const BUNDLE_NAME = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
 export class SubscriptionStore {
   constructor(
@@ -181,6 +187,7 @@ export class SubscriptionStore {
   /** Changes the tools and/or the quota of a subscription that is not revoked. */
   async update(id: string, changes: SubscriptionChanges, tx?: SqlExecutor): Promise<Subscription> {
     if (changes.tools !== undefined) checkTools(changes.tools);
+    if (changes.bundles !== undefined) checkBundles(changes.bundles);
     if (changes.rateLimitPerMinute !== undefined) checkLimit(changes.rateLimitPerMinute);
     return this.within(tx, async (ex) => {
       const current = await this.lockedRow(ex, id);
@@ -196,9 +203,11 @@ export class SubscriptionStore {
         changes.rateLimitPerMinute === undefined
           ? current.rate_limit_per_minute
           : changes.rateLimitPerMinute;
+      const bundles =
+        changes.bundles === undefined ? current.bundles : bundlesColumn(changes.bundles);
       await ex.execute(
-        'UPDATE subscriptions SET tools = $2, rate_limit_per_minute = $3, updated_at = $4 WHERE id = $1',
-        [id, tools, limit, this.clock().toISOString()],
+        'UPDATE subscriptions SET tools = $2, rate_limit_per_minute = $3, updated_at = $4, bundles = $5 WHERE id = $1',
+        [id, tools, limit, this.clock().toISOString(), bundles],
       );
       return this.require(id, ex);
     });
@@ -269,11 +278,13 @@ export class SubscriptionStore {
     checkTools(tools);
     const limit = input.rateLimitPerMinute ?? null;
     checkLimit(limit);
+    const bundles = input.bundles ?? null;
+    checkBundles(bundles);
     const id = `sub_${randomBytes(9).toString('base64url')}`;
     const now = this.clock().toISOString();
     await ex.execute(
-      `INSERT INTO subscriptions (id, application, environment, status, tools, rate_limit_per_minute, lockout_exempt, created_at, updated_at, application_id)
-       VALUES ($1, $2, $3, 'active', $4, $5, $7, $6, $6, $8)`,
+      `INSERT INTO subscriptions (id, application, environment, status, tools, rate_limit_per_minute, lockout_exempt, created_at, updated_at, application_id, bundles)
+       VALUES ($1, $2, $3, 'active', $4, $5, $7, $6, $6, $8, $9)`,
       [
         id,
         input.application,
@@ -283,6 +294,7 @@ export class SubscriptionStore {
         now,
         input.lockoutExempt === true ? 1 : 0,
         input.applicationId ?? null,
+        bundlesColumn(bundles),
       ],
     );
     return id;
@@ -356,6 +368,28 @@ function checkTools(tools: readonly string[] | null): void {
   }
 }
 
+/**
+ * Bundle names as configuration spells them. Whether a bundle of that name is configured is the caller's
+ * check (the admin plane knows gateway.bundles); a name no bundle has limits the subscription to nothing.
+ * An empty list would lock the subscription out of every endpoint: refused (null means not limited).
+ */
+function checkBundles(bundles: readonly string[] | null): void {
+  if (bundles === null) return;
+  if (bundles.length === 0)
+    throw new SubscriptionError(
+      'INVALID_ARGUMENT',
+      'bundles: name at least one bundle, or none (null) for a subscription not limited to bundles',
+    );
+  const bad = bundles.find((b) => !BUNDLE_NAME.test(b));
+  if (bad !== undefined)
+    throw new SubscriptionError('INVALID_ARGUMENT', `bundles: "${bad}" is not a valid bundle name`);
+}
+
+/** The stored form: a sorted JSON array without repeats, or NULL. */
+function bundlesColumn(bundles: readonly string[] | null): string | null {
+  return bundles === null ? null : JSON.stringify([...new Set(bundles)].sort());
+}
+
 function checkLimit(limit: number | null): void {
   if (limit !== null && (!Number.isInteger(limit) || limit < 1 || limit > 1_000_000)) {
     throw new SubscriptionError(
@@ -375,6 +409,7 @@ function toSubscription(
     environment: row.environment,
     status: row.status,
     tools: row.tools === null ? null : (JSON.parse(row.tools) as string[]),
+    bundles: row.bundles === null ? null : (JSON.parse(row.bundles) as string[]),
     rateLimitPerMinute:
       row.rate_limit_per_minute === null ? null : Number(row.rate_limit_per_minute),
     lockoutExempt: Number(row.lockout_exempt) === 1,

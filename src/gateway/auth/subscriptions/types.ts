@@ -17,6 +17,11 @@ export interface Subscription {
   readonly status: SubscriptionStatus;
   /** Tool names this subscription may use; null = every approved tool. */
   readonly tools: readonly string[] | null;
+  /**
+   * The tool bundles (gateway.bundles) whose endpoints alone it may use; null = any endpoint, the plain
+   * MCP endpoint included (issue 28).
+   */
+  readonly bundles: readonly string[] | null;
   /** Requests per minute for this subscription; null = the gateway's default. */
   readonly rateLimitPerMinute: number | null;
   /**

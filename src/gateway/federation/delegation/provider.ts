@@ -91,7 +91,7 @@ export function delegationProvider(options: DelegationOptions): DelegationProvid
       throw new GatewayError(
         'FORBIDDEN',
         `The tools of ${backend} act on the user's own account there: a call without a signed-in user (no user token) cannot use them. Sign in and call again.`,
-        { backend, reason: 'USER_REQUIRED' },
+        { backend, reason: 'USER_TOKEN_REQUIRED' },
       );
     return caller.user.subject;
   }
@@ -165,7 +165,7 @@ export function delegationProvider(options: DelegationOptions): DelegationProvid
         throw new GatewayError(
           'UPSTREAM_UNAVAILABLE',
           `The authorization server of ${backend} cannot be reached to renew your sign-in there. Try again later.`,
-          { backend },
+          { backend, reason: 'DELEGATION_REFRESH_UNAVAILABLE' },
         );
       throw error;
     }

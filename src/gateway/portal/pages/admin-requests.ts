@@ -31,7 +31,8 @@ function pendingRequest(
     </h2>
     <p>
       Requested by <strong>${r.owner.name}</strong> &lt;${r.owner.email}&gt; (${r.requester}) on
-      ${formatTime(r.createdAt)} for ${toolsText(r.tools)}.
+      ${formatTime(r.createdAt)} for
+      ${toolsText(r.tools)}${r.bundles === null ? null : html`, limited to the tool bundle ${r.bundles.join(', ')} (its endpoint only)`}.
     </p>
     <blockquote>${r.justification}</blockquote>
     <div class="actions">

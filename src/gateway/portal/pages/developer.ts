@@ -11,7 +11,13 @@ import { refusalOf, type Refusal } from './errors.js';
 import { validated } from '../../admin/http/validate.js';
 import { AccessRequestBody } from '../../admin/routes/schemas.js';
 import { subscriptionsTable } from './subscriptions-table.js';
-import { newRequestForm, parseRequestForm, requestForm } from './request-form.js';
+import {
+  bundleChoices,
+  newRequestForm,
+  parseRequestForm,
+  requestForm,
+  type BundleChoice,
+} from './request-form.js';
 import { gatewayUrlKey } from '../../admin/gateway-urls.js';
 import type { FrozenConfig } from '../../../config/schema.js';
 import { loadDeveloperCatalogue } from './catalogue.js';
@@ -40,7 +46,9 @@ function requestsTable(session: PortalSession, requests: readonly AccessRequest[
           html`<tr>
             <td>${r.application}</td>
             <td>${r.environments.join(', ')}</td>
-            <td>${toolsText(r.approvedTools ?? r.tools)}</td>
+            <td>
+              ${toolsText(r.approvedTools ?? r.tools)}${r.bundles === null ? null : html` <span class="muted">(bundle ${r.bundles.join(', ')})</span>`}
+            </td>
             <td>
               ${statusBadge(r.status)}${r.status === 'rejected' && r.decision?.note ? html`<div>Reason: ${r.decision.note}</div>` : null}
             </td>
@@ -134,7 +142,14 @@ ${JSON.stringify(s.mcpServers, null, 2)}</pre>
   return page(portal.assets, { title: 'Your keys', session, body });
 }
 
+/** `?bundle=NAME` when it names a configured bundle, else '' (none). */
+function bundleOf(query: unknown, bundles: readonly BundleChoice[]): string {
+  const asked = (query as { bundle?: unknown } | undefined)?.bundle;
+  return typeof asked === 'string' && bundles.some((b) => b.name === asked) ? asked : '';
+}
+
 export function registerDeveloperPages(services: AdminServices, config: FrozenConfig) {
+  const bundles = bundleChoices(config.gateway.bundles);
   return (app: FastifyInstance, portal: PortalContext): void => {
     app.get('/applications', async (request, reply) => {
       const session = await portal.requireSession(request, reply);
@@ -175,7 +190,14 @@ export function registerDeveloperPages(services: AdminServices, config: FrozenCo
         page(portal.assets, {
           title: 'Request access',
           session,
-          body: requestForm(session, newRequestForm(session, picked), {}, catalogue),
+          body: requestForm(
+            session,
+            // `?bundle=NAME` preselects a configured tool bundle (issue 28).
+            newRequestForm(session, picked, bundleOf(request.query, bundles)),
+            {},
+            catalogue,
+            bundles,
+          ),
         }),
       );
     });
@@ -185,7 +207,7 @@ export function registerDeveloperPages(services: AdminServices, config: FrozenCo
       if (ok === null) return reply;
       const { session, form } = ok;
       const catalogue = await loadDeveloperCatalogue(services, config);
-      const { values, input, problems } = parseRequestForm(form, catalogue);
+      const { values, input, problems } = parseRequestForm(form, catalogue, bundles);
       let refusal: Refusal | undefined;
       if (Object.keys(problems).length > 0)
         refusal = { alert: 'Please correct the fields marked below.', fields: problems };
@@ -206,7 +228,7 @@ export function registerDeveloperPages(services: AdminServices, config: FrozenCo
           title: 'Request access',
           session,
           alert: refusal.alert,
-          body: requestForm(session, values, refusal.fields, catalogue),
+          body: requestForm(session, values, refusal.fields, catalogue, bundles),
         }),
         400,
       );

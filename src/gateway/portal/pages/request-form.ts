@@ -19,6 +19,29 @@ export interface RequestFormValues {
   readonly tools: readonly string[];
   readonly environments: readonly string[];
   readonly justification: string;
+  /** The tool bundle asked for (issue 28); '' for none (every endpoint). */
+  readonly bundle: string;
+}
+
+/** A tool bundle the form offers (gateway.bundles): its endpoint is `<mcp path>/<name>`. */
+export interface BundleChoice {
+  readonly name: string;
+  readonly title?: string | undefined;
+  readonly description?: string | undefined;
+}
+
+/** The configured bundles as the form offers them, sorted by name. */
+export function bundleChoices(
+  bundles: Readonly<
+    Record<
+      string,
+      { readonly title?: string | undefined; readonly description?: string | undefined }
+    >
+  >,
+): BundleChoice[] {
+  return Object.entries(bundles)
+    .map(([name, b]) => ({ name, title: b.title, description: b.description }))
+    .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 export const EMPTY_FORM: RequestFormValues = {
@@ -29,6 +52,7 @@ export const EMPTY_FORM: RequestFormValues = {
   tools: [],
   environments: ['development'],
   justification: '',
+  bundle: '',
 };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -40,6 +64,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export function newRequestForm(
   session: PortalSession,
   picked: readonly string[],
+  bundle = '',
 ): RequestFormValues {
   const { name, subject } = session.actor;
   const email = name !== undefined && EMAIL.test(name) ? name : '';
@@ -49,6 +74,7 @@ export function newRequestForm(
     ownerEmail: email,
     toolsMode: picked.length > 0 ? 'some' : 'all',
     tools: picked,
+    bundle,
   };
 }
 
@@ -56,6 +82,7 @@ export function newRequestForm(
 export function parseRequestForm(
   form: FormBody,
   catalogue: DeveloperCatalogue,
+  bundles: readonly BundleChoice[] = [],
 ): {
   values: RequestFormValues;
   input: AccessRequestInput;
@@ -75,6 +102,7 @@ export function parseRequestForm(
     ],
     environments: many(form, 'environments'),
     justification: one(form, 'justification').trim(),
+    bundle: one(form, 'bundle').trim(),
   };
   const problems: Record<string, string> = {};
   if (values.application === '') problems.application = 'Name the application.';
@@ -95,6 +123,8 @@ export function parseRequestForm(
   );
   if (environments.length === 0) problems.environments = 'Choose at least one environment.';
   if (values.justification === '') problems.justification = 'Say what the access is for.';
+  if (values.bundle !== '' && !bundles.some((b) => b.name === values.bundle))
+    problems.bundle = `No tool bundle is named ${values.bundle}: pick one from the list, or none.`;
   return {
     values,
     problems,
@@ -104,6 +134,7 @@ export function parseRequestForm(
       tools: values.toolsMode === 'all' ? 'all' : values.tools,
       environments,
       justification: values.justification,
+      ...(values.bundle === '' ? {} : { bundles: [values.bundle] }),
     },
   };
 }
@@ -146,11 +177,50 @@ function toolChoices(catalogue: DeveloperCatalogue, picked: readonly string[]): 
     )}`;
 }
 
+/**
+ * The tool bundle to ask for (issue 28): none (the plain endpoint, every tool the subscription allows), or
+ * one bundle, whose endpoint alone the keys will work at. Shown only when bundles are configured.
+ */
+function bundleChoice(
+  bundles: readonly BundleChoice[],
+  picked: string,
+  error: string | undefined,
+): Html | null {
+  if (bundles.length === 0) return null;
+  const radio = (id: string, value: string, label: Html | string) =>
+    html`<div class="choice">
+      <input
+        type="radio"
+        id="${id}"
+        name="bundle"
+        value="${value}"
+        ${picked === value ? html` checked` : null}
+      /><label for="${id}">${label}</label>
+    </div>`;
+  return html`<fieldset${error ? html` aria-describedby="f-bundle-error"` : null}>
+    <legend>Tool bundle</legend>
+    <p class="muted">
+      A bundle is its own MCP endpoint listing only its tools; keys for a bundle work at that endpoint only.
+    </p>
+    ${radio('bundle-none', '', 'No bundle: the gateway’s MCP endpoint')}
+    ${bundles.map((b) =>
+      radio(
+        `bundle-${b.name}`,
+        b.name,
+        html`${b.title ?? b.name}
+          <span class="muted">(${b.name}${b.description ? html`: ${b.description}` : null})</span>`,
+      ),
+    )}
+    ${groupError('bundle', error)}
+  </fieldset>`;
+}
+
 export function requestForm(
   session: PortalSession,
   values: RequestFormValues,
   errors: Readonly<Record<string, string>>,
   catalogue: DeveloperCatalogue,
+  bundles: readonly BundleChoice[] = [],
 ): Html {
   const envError = errors.environments;
   const toolsError = errors.tools;
@@ -180,6 +250,7 @@ ${ENVIRONMENTS.map(
 )}
 ${groupError('environments', envError)}
 </fieldset>
+${bundleChoice(bundles, values.bundle, errors.bundle)}
 ${field({ name: 'justification', label: 'Justification', type: 'textarea', value: values.justification, error: errors.justification, required: true })}
 <p><button type="submit">Request access</button></p>
 </form>`;
