@@ -30,7 +30,7 @@ import { watchDocuments } from './catalogue/watch.js';
 import { CatalogueGenerationRepository } from './storage/catalogue-generation.js';
 import { loadCatalogue } from './catalogue/load.js';
 import { checkCatalogue, toolCounts } from './catalogue/reload-guard.js';
-import { applyToolSettings } from './catalogue/tool-settings.js';
+import { applyToolSettings, type ToolSettingsMap } from './catalogue/tool-settings.js';
 import { ToolSettingsRepository } from './storage/tool-settings.js';
 import type { Catalogue } from './catalogue/types.js';
 import { identityHeaders } from './forwarding/identity.js';
@@ -57,6 +57,12 @@ import { openBudgetLedger } from './governance/budgets/open.js';
 import { RequestStateSigner } from './governance/request-state.js';
 import { AuditEvidence } from './storage/governance-evidence.js';
 import type { MoneyLocation } from '../config/gateway-mcp.js';
+import {
+  openConfiguredUpstreams,
+  openFederation,
+  type Federation,
+  type UpstreamOpener,
+} from './federation/federation.js';
 
 export const GATEWAY_JWKS_PATH = '/.well-known/jwks.json';
 
@@ -70,6 +76,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The governance rules in force on this replica (issue 25); the call path reads `current()`. */
     governor?: LiveGovernor;
+    /** The upstream MCP servers (issue 28), when a backend is one: their clients and their tools. */
+    federation?: Federation;
   }
 }
 
@@ -86,6 +94,8 @@ export interface CreateGatewayOptions {
    * otherwise built from configuration.
    */
   readonly governance?: ((stores: GatewayStores) => GovernanceServices) | undefined;
+  /** Opens the upstream MCP servers' clients (tests with scripted upstreams); otherwise the real ones. */
+  readonly openUpstreams?: UpstreamOpener<FrozenConfig['gateway']['backends'][number]> | undefined;
 }
 
 export async function createGateway(options: CreateGatewayOptions): Promise<FastifyInstance> {
@@ -151,6 +161,17 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     // What `toolgate tools reload` compares a new catalogue with, until a reload records its own.
     if (!options.catalogue)
       await generations.recordIfAbsent(toolCounts(catalogue, gateway.backends));
+    // Upstream MCP servers (issue 28): opened once, their tools served beside the OpenAPI ones.
+    const served: { directory?: ToolDirectory } = {};
+    const federation = await openFederation({
+      backends: gateway.backends,
+      logger,
+      openUpstreams: options.openUpstreams ?? openConfiguredUpstreams,
+      reserved: () => (served.directory?.base ?? catalogue).byName,
+      settings: 'settings' in configured ? configured.settings : undefined,
+    });
+    if (federation) closers.push(() => federation.close());
+    if (federation) app.decorate('federation', federation);
     const directory = new ToolDirectory(
       catalogue,
       configured.configApproved,
@@ -159,7 +180,9 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       Date.now,
       // A catalogue given by the caller (tests, benchmarks) is fixed; one built from configuration is
       // rebuilt when an operator asks (toolgate tools reload, or the document watch below).
-      options.catalogue ? undefined : catalogueReloader(config, logger, stores.db, generations),
+      options.catalogue
+        ? undefined
+        : catalogueReloader(config, logger, stores.db, generations, federation),
       // Pinned definitions (issue 25): a configured tool whose definition changed is held back.
       options.catalogue ? undefined : new ToolPinRepository(stores.db),
       (error) =>
@@ -167,7 +190,9 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
           { reason: error instanceof Error ? error.message : String(error) },
           'pinning tool definitions failed: retried on the next approval refresh',
         ),
+      federation?.tools,
     );
+    served.directory = directory;
     await directory.refresh(true);
     if (gateway.mcp.watchDocuments && !options.catalogue) {
       const watch = watchDocuments({
@@ -225,7 +250,9 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
 
     await app.register(async (scope) => {
       const metadata = protectedResourceMetadataUrls(settings.mcpUrl);
-      const scopesSupported = [...new Set([...gateway.auth.scopes, ...toolScopes(catalogue)])];
+      const scopesSupported = [
+        ...new Set([...gateway.auth.scopes, ...toolScopes(directory.catalogue)]),
+      ];
       // Built per request: the issuer follows the identity-provider settings in force.
       const document = () =>
         buildProtectedResourceMetadata({
@@ -256,7 +283,13 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       await app.register(metrics.routes);
     }
     if (settings.devIdp.enabled)
-      await registerDevIdentityProvider(app, config, settings, toolScopes(catalogue), stores.db);
+      await registerDevIdentityProvider(
+        app,
+        config,
+        settings,
+        toolScopes(directory.catalogue),
+        stores.db,
+      );
     const endpoint = {
       gatekeeper,
       usage,
@@ -290,7 +323,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     }
     await registerUnknownBundleRoute(app, gateway.mcp.path, bundles.names());
     logger.info(
-      { tools: catalogue.tools.length, backends: gateway.backends.map((b) => b.name) },
+      { tools: directory.catalogue.tools.length, backends: gateway.backends.map((b) => b.name) },
       'tool catalogue loaded',
     );
     return app;
@@ -431,10 +464,16 @@ function catalogueReloader(
   logger: Logger,
   db: Database,
   generations: CatalogueGenerationRepository,
+  federation: Federation | undefined,
 ): CatalogueReloader {
   return {
     generation: () => generations.read(),
-    load: (current, forced) => configuredCatalogue(config, logger, db, current, forced),
+    load: async (current, forced) => {
+      const configured = await configuredCatalogue(config, logger, db, current, forced);
+      // The stored settings of upstream tools too (an admin change raises the generation).
+      federation?.tools.useSettings(configured.settings);
+      return configured;
+    },
     failed: (generation, error) =>
       logger.error(
         { generation, reason: error instanceof Error ? error.message : String(error) },
@@ -458,7 +497,11 @@ async function configuredCatalogue(
   db: Database,
   previous: Catalogue | null,
   forced: boolean,
-): Promise<{ catalogue: Catalogue; configApproved: ReadonlySet<string> }> {
+): Promise<{
+  catalogue: Catalogue;
+  configApproved: ReadonlySet<string>;
+  settings: ToolSettingsMap;
+}> {
   const backends = config.gateway.backends;
   const base = await loadCatalogue(backends);
   if (!forced)
@@ -469,19 +512,21 @@ async function configuredCatalogue(
     );
   for (const warning of base.warnings) logger.warn({ catalogue: warning }, 'catalogue');
   const approved = configApprovals(base, backends);
+  let settings: ToolSettingsMap = new Map();
   try {
-    const settled = applyToolSettings(base, await new ToolSettingsRepository(db).load());
+    settings = await new ToolSettingsRepository(db).load();
+    const settled = applyToolSettings(base, settings);
     const configApproved = new Set<string>();
     for (const tool of settled.catalogue.tools)
       if (approved.has(settled.configuredName.get(tool.name) ?? tool.name))
         configApproved.add(tool.name);
-    return { catalogue: settled.catalogue, configApproved };
+    return { catalogue: settled.catalogue, configApproved, settings };
   } catch (error) {
     logger.error(
       { reason: error instanceof Error ? error.message : String(error) },
       'stored tool settings cannot be applied: serving the catalogue without them',
     );
-    return { catalogue: base, configApproved: approved };
+    return { catalogue: base, configApproved: approved, settings };
   }
 }
 
