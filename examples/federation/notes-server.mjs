@@ -64,11 +64,14 @@ function sameSecret(given) {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** The user the gateway vouches for, or undefined when the request does not come from the gateway. */
+/**
+ * The user the gateway vouches for; `anonymous` for the gateway's own requests (its tool, resource and
+ * prompt lists carry the key but no user); undefined when the request does not come from the gateway.
+ */
 function userOf(headers) {
   if (!sameSecret(headers['x-toolgate-gateway-key'])) return undefined;
   const user = headers['x-user-id'];
-  return typeof user === 'string' && user !== '' ? user : undefined;
+  return typeof user === 'string' && user !== '' ? user : 'anonymous';
 }
 
 function notesServer(user) {

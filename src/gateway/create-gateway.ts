@@ -40,6 +40,7 @@ import { Dispatcher } from './mcp/dispatch.js';
 import { registerMcpEndpoint, registerUnknownBundleRoute } from './mcp/endpoint.js';
 import { Bundles, bundleMetadataUrl, bundleResourceUrl } from './federation/bundles.js';
 import { upstreamIdentity, type CredentialProviders } from './federation/identity.js';
+import { FederatedCatalogs } from './federation/federated-catalogs.js';
 import { tokenExchangeProvider } from './federation/token-exchange.js';
 import { mcpRefusalRenderer } from './mcp/refusal-format.js';
 import { ToolCalls } from './mcp/tool-calls.js';
@@ -229,6 +230,29 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       pageSize: gateway.mcp.pageSize,
       schemaView: gateway.mcp.schemaView,
     });
+    // Upstream MCP servers (issue 28): the credentials each request there carries for its caller.
+    const upstreamCredentials = federation
+      ? upstreamIdentity({
+          backends: gateway.backends,
+          gatewayUrl: settings.baseUrl,
+          signer,
+          forwardClaims: () => identity.config?.forwardClaims ?? {},
+          providers: upstreamCredentialProviders(gateway.backends),
+        })
+      : undefined;
+    // Their resources and prompts, offered at /mcp and every bundle (each filters by the caller's bundle).
+    const catalogs = federation
+      ? new FederatedCatalogs({
+          backends: gateway.backends,
+          upstreams: federation.upstreams,
+          pageSize: gateway.mcp.pageSize,
+          identity: upstreamCredentials,
+          toolBackend: (name) => directory.find(name, () => true)?.backend,
+          logger,
+        })
+      : undefined;
+    // Closed before the upstream clients (closers run in reverse).
+    if (catalogs) closers.push(() => catalogs.close());
     const calls = new ToolCalls({
       directory,
       validator: new ArgumentValidator(),
@@ -237,15 +261,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       identity: identityForwarder(config, settings, identity, signer),
       // Upstream MCP servers (issue 28): their clients, and the credentials each call carries there.
       upstreams: federation?.upstreams,
-      upstreamIdentity: federation
-        ? upstreamIdentity({
-            backends: gateway.backends,
-            gatewayUrl: settings.baseUrl,
-            signer,
-            forwardClaims: () => identity.config?.forwardClaims ?? {},
-            providers: upstreamCredentialProviders(gateway.backends),
-          })
-        : undefined,
+      upstreamIdentity: upstreamCredentials,
       hidden: gateway.backends.flatMap((b) => {
         const base = b.baseUrl ?? b.mcp?.url;
         if (base === undefined) return [];
@@ -313,11 +329,16 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     await registerMcpEndpoint(app, {
       ...endpoint,
       path: gateway.mcp.path,
-      dispatcher: new Dispatcher(listing, calls, {
-        name: gateway.mcp.serverName,
-        instructions: gateway.mcp.instructions,
-        listTtlMs: gateway.mcp.approvalRefreshMs,
-      }),
+      dispatcher: new Dispatcher(
+        listing,
+        calls,
+        {
+          name: gateway.mcp.serverName,
+          instructions: gateway.mcp.instructions,
+          listTtlMs: gateway.mcp.approvalRefreshMs,
+        },
+        catalogs,
+      ),
     });
     // Tool bundles (issue 28): the same endpoint at `<mcp.path>/<name>`, narrowed to the bundle's tools.
     for (const name of bundles.names()) {
@@ -325,12 +346,17 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       await registerMcpEndpoint(app, {
         ...endpoint,
         path: `${gateway.mcp.path}/${name}`,
-        dispatcher: new Dispatcher(listing, calls, {
-          name: `${gateway.mcp.serverName}/${name}`,
-          title: bundle?.title,
-          instructions: bundle?.instructions ?? gateway.mcp.instructions,
-          listTtlMs: gateway.mcp.approvalRefreshMs,
-        }),
+        dispatcher: new Dispatcher(
+          listing,
+          calls,
+          {
+            name: `${gateway.mcp.serverName}/${name}`,
+            title: bundle?.title,
+            instructions: bundle?.instructions ?? gateway.mcp.instructions,
+            listTtlMs: gateway.mcp.approvalRefreshMs,
+          },
+          catalogs,
+        ),
         bundle: { name, scope: () => bundles.requireScope(name) },
       });
     }

@@ -1,6 +1,7 @@
 // The gateway's federation (issue 28): the upstream MCP servers of `gateway.backends[].mcp`, opened once
 // as clients and shared by every part that talks to them (the tool catalogue here; tool calls, resources
 // and prompts through `upstreams`), closed with the gateway.
+import { GATEWAY_KEY_HEADER } from '../forwarding/identity.js';
 import type { BackendConfig } from '../../config/gateway-mcp.js';
 import type { FrozenConfig } from '../../config/schema.js';
 import type { Logger } from '../../shared/log/logger.js';
@@ -30,7 +31,22 @@ export const openConfiguredUpstreams: UpstreamOpener<
   FrozenConfig['gateway']['backends'][number]
 > = (backends, logger) =>
   // The client only reads its backend's settings; the frozen configuration is the same object.
-  openUpstreams(backends as readonly BackendConfig[], logger);
+  openUpstreams(backends.map(withGatewayKey) as readonly BackendConfig[], logger);
+
+/**
+ * An upstream in identity mode `headers` trusts what comes with the shared gateway key; the gateway's own
+ * requests there (negotiation, the tool, resource and prompt lists) carry that key too, with no user
+ * (docs/decisions.md, "The gateway's own requests to an upstream carry its gateway key"). Each call adds the
+ * user's identity headers as for an HTTP backend.
+ */
+function withGatewayKey<B extends FrozenConfig['gateway']['backends'][number]>(backend: B): B {
+  const secret = backend.identity.mode === 'headers' ? backend.identity.sharedSecret : undefined;
+  if (backend.mcp === undefined || secret === undefined) return backend;
+  return {
+    ...backend,
+    mcp: { ...backend.mcp, headers: { [GATEWAY_KEY_HEADER]: secret, ...backend.mcp.headers } },
+  };
+}
 
 export interface Federation {
   /** One client per MCP backend, by backend name. */
