@@ -48,6 +48,17 @@ export interface ToolCallsOptions {
   readonly upstreams?: ReadonlyMap<string, UpstreamMcp> | undefined;
   /** The credentials each call to an upstream MCP server carries (federation/identity.ts). */
   readonly upstreamIdentity?: UpstreamIdentity | undefined;
+  /**
+   * Told when an upstream refused the credentials a call carried (HTTP 401/403): a delegated token that is
+   * no longer good is dropped, so the user's next call asks them to sign in again (federation/delegation).
+   */
+  readonly upstreamCredentialsRejected?:
+    | ((
+        caller: Caller,
+        backend: string,
+        sent: Readonly<Record<string, string>>,
+      ) => Promise<unknown>)
+    | undefined;
 }
 
 /**
@@ -272,6 +283,15 @@ export class ToolCalls {
         await this.settle(governed, trace, { failure: 'the upstream call failed' });
       throw error;
     }
+    if (outcome.kind === 'failure' && outcome.reason === 'unauthorized')
+      await this.options
+        .upstreamCredentialsRejected?.(caller, tool.backend, credentials.headers)
+        .catch((error: unknown) =>
+          trace.log?.error(
+            { err: error, backend: tool.backend },
+            'the upstream refused the credentials, and dropping them failed',
+          ),
+        );
     trace.annotate?.({
       upstream: outcome.kind === 'failure' ? outcome.reason : outcome.isError ? 'tool_error' : 'ok',
       upstreamMs: Math.round(Number(process.hrtime.bigint() - started) / 1e3) / 1e3,
