@@ -110,6 +110,24 @@ export class ToolCalls {
     return result;
   }
 
+  /**
+   * The checks every call passes before anything is sent: the security class (throws the refusal), then the
+   * arguments against the tool's inputSchema (a tool error the model can correct).
+   */
+  private admit(
+    caller: Caller,
+    tool: Tool,
+    args: Record<string, unknown>,
+    target: 'backend' | 'upstream',
+  ): CallToolResult | undefined {
+    this.options.gatekeeper.authorize(caller, tool);
+    const problems = this.options.validator.validate(tool, args);
+    if (!problems) return undefined;
+    return errorResult(
+      `Invalid arguments for tool ${tool.name} (the ${target} was not called):\n- ${problems.join('\n- ')}`,
+    );
+  }
+
   private async callBackend(
     caller: Caller,
     tool: Tool,
@@ -118,12 +136,8 @@ export class ToolCalls {
     trace: CallTrace,
   ): Promise<CallAnswer> {
     const args = argumentsOf(params);
-    this.options.gatekeeper.authorize(caller, tool);
-    const problems = this.options.validator.validate(tool, args);
-    if (problems)
-      return errorResult(
-        `Invalid arguments for tool ${tool.name} (the backend was not called):\n- ${problems.join('\n- ')}`,
-      );
+    const refused = this.admit(caller, tool, args, 'backend');
+    if (refused) return refused;
     const client = this.options.clients.get(tool.backend);
     if (!client) throw new GatewayError('INTERNAL', 'Internal error: the tool has no backend');
     let request;
@@ -245,12 +259,8 @@ export class ToolCalls {
     trace: CallTrace,
   ): Promise<CallAnswer> {
     const args = argumentsOf(params);
-    this.options.gatekeeper.authorize(caller, tool);
-    const problems = this.options.validator.validate(tool, args);
-    if (problems)
-      return errorResult(
-        `Invalid arguments for tool ${tool.name} (the upstream was not called):\n- ${problems.join('\n- ')}`,
-      );
+    const refused = this.admit(caller, tool, args, 'upstream');
+    if (refused) return refused;
     const upstream = this.options.upstreams?.get(tool.backend);
     const identity = this.options.upstreamIdentity;
     if (upstream === undefined || identity === undefined)
