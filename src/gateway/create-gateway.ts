@@ -39,7 +39,8 @@ import { ArgumentValidator } from './mcp/arguments.js';
 import { Dispatcher } from './mcp/dispatch.js';
 import { registerMcpEndpoint, registerUnknownBundleRoute } from './mcp/endpoint.js';
 import { Bundles, bundleMetadataUrl, bundleResourceUrl } from './federation/bundles.js';
-import { upstreamIdentity, type CredentialProviders } from './federation/identity.js';
+import { upstreamIdentity, type CredentialProvider } from './federation/identity.js';
+import { configuredDelegation } from './federation/delegation/configured.js';
 import { FederatedCatalogs } from './federation/federated-catalogs.js';
 import { tokenExchangeProvider } from './federation/token-exchange.js';
 import { mcpRefusalRenderer } from './mcp/refusal-format.js';
@@ -230,14 +231,18 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       pageSize: gateway.mcp.pageSize,
       schemaView: gateway.mcp.schemaView,
     });
-    // Upstream MCP servers (issue 28): the credentials each request there carries for its caller.
+    // Upstream MCP servers (issue 28): the credentials each request there carries for its caller; with
+    // identity mode delegation, the users' own tokens there (stored encrypted, connected in the portal).
+    const delegation = federation ? configuredDelegation(config, stores.db, logger) : undefined;
+    const delegated: CredentialProvider | undefined =
+      delegation && ((caller, backend) => delegation(caller, backend.name));
     const upstreamCredentials = federation
       ? upstreamIdentity({
           backends: gateway.backends,
           gatewayUrl: settings.baseUrl,
           signer,
           forwardClaims: () => identity.config?.forwardClaims ?? {},
-          providers: upstreamCredentialProviders(gateway.backends),
+          providers: { tokenExchange: exchangeProvider(gateway.backends), delegation: delegated },
         })
       : undefined;
     // Their resources and prompts, offered at /mcp and every bundle (each filters by the caller's bundle).
@@ -262,6 +267,8 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       // Upstream MCP servers (issue 28): their clients, and the credentials each call carries there.
       upstreams: federation?.upstreams,
       upstreamIdentity: upstreamCredentials,
+      upstreamCredentialsRejected:
+        delegation && ((caller, backend, sent) => delegation.rejected(caller, backend, sent)),
       hidden: gateway.backends.flatMap((b) => {
         const base = b.baseUrl ?? b.mcp?.url;
         if (base === undefined) return [];
@@ -609,16 +616,11 @@ function identityForwarder(
   };
 }
 
-/**
- * The credentials that need the network or stored tokens, for the identity modes configured: RFC 8693
- * token exchange (federation/token-exchange.ts); per-user delegation (federation/delegation).
- */
-function upstreamCredentialProviders(
+/** RFC 8693 token exchange (federation/token-exchange.ts) for the backends in identity mode token-exchange. */
+function exchangeProvider(
   backends: FrozenConfig['gateway']['backends'],
-): CredentialProviders {
-  const exchanging = backends.some((b) => b.identity.mode === 'token-exchange');
-  const exchange = exchanging ? tokenExchangeProvider(backends) : undefined;
-  return {
-    tokenExchange: exchange && ((caller, backend) => exchange(caller, backend.name)),
-  };
+): CredentialProvider | undefined {
+  if (!backends.some((b) => b.identity.mode === 'token-exchange')) return undefined;
+  const exchange = tokenExchangeProvider(backends);
+  return (caller, backend) => exchange(caller, backend.name);
 }

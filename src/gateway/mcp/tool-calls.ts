@@ -48,6 +48,17 @@ export interface ToolCallsOptions {
   readonly upstreams?: ReadonlyMap<string, UpstreamMcp> | undefined;
   /** The credentials each call to an upstream MCP server carries (federation/identity.ts). */
   readonly upstreamIdentity?: UpstreamIdentity | undefined;
+  /**
+   * Told when an upstream refused the credentials a call carried (HTTP 401/403): a delegated token that is
+   * no longer good is dropped, so the user's next call asks them to sign in again (federation/delegation).
+   */
+  readonly upstreamCredentialsRejected?:
+    | ((
+        caller: Caller,
+        backend: string,
+        sent: Readonly<Record<string, string>>,
+      ) => Promise<unknown>)
+    | undefined;
 }
 
 /**
@@ -99,6 +110,24 @@ export class ToolCalls {
     return result;
   }
 
+  /**
+   * The checks every call passes before anything is sent: the security class (throws the refusal), then the
+   * arguments against the tool's inputSchema (a tool error the model can correct).
+   */
+  private admit(
+    caller: Caller,
+    tool: Tool,
+    args: Record<string, unknown>,
+    target: 'backend' | 'upstream',
+  ): CallToolResult | undefined {
+    this.options.gatekeeper.authorize(caller, tool);
+    const problems = this.options.validator.validate(tool, args);
+    if (!problems) return undefined;
+    return errorResult(
+      `Invalid arguments for tool ${tool.name} (the ${target} was not called):\n- ${problems.join('\n- ')}`,
+    );
+  }
+
   private async callBackend(
     caller: Caller,
     tool: Tool,
@@ -107,12 +136,8 @@ export class ToolCalls {
     trace: CallTrace,
   ): Promise<CallAnswer> {
     const args = argumentsOf(params);
-    this.options.gatekeeper.authorize(caller, tool);
-    const problems = this.options.validator.validate(tool, args);
-    if (problems)
-      return errorResult(
-        `Invalid arguments for tool ${tool.name} (the backend was not called):\n- ${problems.join('\n- ')}`,
-      );
+    const refused = this.admit(caller, tool, args, 'backend');
+    if (refused) return refused;
     const client = this.options.clients.get(tool.backend);
     if (!client) throw new GatewayError('INTERNAL', 'Internal error: the tool has no backend');
     let request;
@@ -234,12 +259,8 @@ export class ToolCalls {
     trace: CallTrace,
   ): Promise<CallAnswer> {
     const args = argumentsOf(params);
-    this.options.gatekeeper.authorize(caller, tool);
-    const problems = this.options.validator.validate(tool, args);
-    if (problems)
-      return errorResult(
-        `Invalid arguments for tool ${tool.name} (the upstream was not called):\n- ${problems.join('\n- ')}`,
-      );
+    const refused = this.admit(caller, tool, args, 'upstream');
+    if (refused) return refused;
     const upstream = this.options.upstreams?.get(tool.backend);
     const identity = this.options.upstreamIdentity;
     if (upstream === undefined || identity === undefined)
@@ -272,6 +293,15 @@ export class ToolCalls {
         await this.settle(governed, trace, { failure: 'the upstream call failed' });
       throw error;
     }
+    if (outcome.kind === 'failure' && outcome.reason === 'unauthorized')
+      await this.options
+        .upstreamCredentialsRejected?.(caller, tool.backend, credentials.headers)
+        .catch((error: unknown) =>
+          trace.log?.error(
+            { err: error, backend: tool.backend },
+            'the upstream refused the credentials, and dropping them failed',
+          ),
+        );
     trace.annotate?.({
       upstream: outcome.kind === 'failure' ? outcome.reason : outcome.isError ? 'tool_error' : 'ok',
       upstreamMs: Math.round(Number(process.hrtime.bigint() - started) / 1e3) / 1e3,

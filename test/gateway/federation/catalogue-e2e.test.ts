@@ -143,6 +143,19 @@ describe('upstream MCP tools in the catalogue', () => {
     assert.match(text.stdout, /notes_echo\s+notes\s+optional\s+yes \(config\)\s+MCP echo/);
   });
 
+  test('issue 28: `toolgate keys create --tools` accepts an upstream tool and refuses an unknown one', async () => {
+    const keys = (...args: string[]) =>
+      runMain(['keys', ...args, '--env', 'development'], {
+        TOOLGATE_CONFIG: configPath,
+        USER: 'olga',
+      });
+    const made = await keys('create', '--app', 'notes-agent', '--tools', 'notes_echo,getPayment');
+    assert.equal(made.code, 0, made.stderr);
+    const refused = await keys('create', '--app', 'notes-agent', '--tools', 'notes_nope');
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /--tools names unknown tool\(s\) or product\(s\): notes_nope/);
+  });
+
   test('issue 28: the upstream changes its list mid-run and tools/list follows (ttl)', async () => {
     upstream.setTools([...DEFAULT_TOOLS.filter((t) => t.name !== 'slow'), REVERSE]);
     const tools = await eventually(gw, (t) => t.has('notes_reverse') && !t.has('notes_slow'));

@@ -4,27 +4,10 @@
 // opened by someone else connects that person's own account, not the sender's. The upstream's
 // authorization server sends the browser back to one callback for every backend; like the portal's own
 // sign-in callback it is derived from configuration, never from the request's Host.
+import { listenerBaseUrl, type Listener } from '../../../shared/http/listener-url.js';
 
 /** The admin listener (admin.host, admin.port, admin.publicUrl): where the portal is. */
-export interface PortalListener {
-  readonly host: string;
-  /** 0: any free port (the bound one is used where known). */
-  readonly port: number;
-  readonly publicUrl?: string | undefined;
-}
-
-const LOOPBACK_OR_ANY = new Set(['0.0.0.0', '::', '127.0.0.1', 'localhost']);
-
-/**
- * The `host:port` names the listener is reached by, the canonical one first (as the portal's own sign-in
- * callback derives them, portal/callback-url.ts; the data plane may not import the portal).
- */
-function listenerHosts(host: string, port: number): string[] {
-  const names = LOOPBACK_OR_ANY.has(host)
-    ? ['127.0.0.1', 'localhost']
-    : [host.includes(':') ? `[${host}]` : host];
-  return names.map((name) => `${name}:${port}`);
-}
+export type PortalListener = Listener;
 
 /** Under the portal's prefix (/portal). */
 export const CONNECTIONS_ROUTE = '/federation';
@@ -39,9 +22,7 @@ export function connectPath(backend: string): string {
 
 /** The portal's base URL as a browser reaches it: admin.publicUrl, else the listener's canonical name. */
 export function portalBaseUrl(listener: PortalListener, boundPort?: number): string {
-  if (listener.publicUrl !== undefined) return listener.publicUrl.replace(/\/+$/, '');
-  const [host] = listenerHosts(listener.host, boundPort ?? listener.port);
-  return `http://${host ?? `127.0.0.1:${listener.port}`}`;
+  return listenerBaseUrl(listener, boundPort);
 }
 
 /** The page that starts the sign-in at `backend`'s authorization server (the link the agent relays). */
@@ -59,9 +40,5 @@ export function delegationCallbackUrl(
   boundPort: number | undefined,
   requestHost: string | undefined,
 ): string {
-  if (listener.publicUrl !== undefined)
-    return `${listener.publicUrl.replace(/\/+$/, '')}${CALLBACK_PATH}`;
-  const hosts = listenerHosts(listener.host, boundPort ?? listener.port);
-  const host = hosts.find((h) => h === requestHost?.toLowerCase()) ?? hosts[0];
-  return `http://${host}${CALLBACK_PATH}`;
+  return `${listenerBaseUrl(listener, boundPort, requestHost)}${CALLBACK_PATH}`;
 }

@@ -91,7 +91,11 @@ export function userAnswers(user: string) {
 }
 
 export async function startDelegationWorld(
-  options: { readonly mcpUrl?: string } = {},
+  options: {
+    readonly mcpUrl?: string;
+    /** Merged into the `notes` backend's configuration (e.g. approve, mcp.headers). */
+    readonly backend?: Readonly<Record<string, unknown>>;
+  } = {},
 ): Promise<DelegationWorld> {
   const gatewayPort = await freePort();
   const adminPort = await freePort();
@@ -115,6 +119,7 @@ export async function startDelegationWorld(
           {
             name: BACKEND,
             mcp: { url: options.mcpUrl ?? 'http://127.0.0.1:9/mcp' },
+            ...options.backend,
             identity: {
               mode: 'delegation',
               delegation: {
