@@ -4,9 +4,7 @@
 // Streamable HTTP) and knows nothing of toolgate except how the gateway says who the user is: identity mode
 // `headers` — X-User-Id, trusted only when X-Toolgate-Gateway-Key carries the shared secret
 // (NOTES_GATEWAY_KEY). A request without it is refused, so a client that reaches this server directly
-// cannot claim to be someone else. The gateway also sends the secret on its own requests (the example's
-// `mcp.headers`): listing the tools, resources and prompts concerns no user, so those need no X-User-Id;
-// a tool call, a resource read or a prompt needs one.
+// cannot claim to be someone else.
 //   NOTES_GATEWAY_KEY=… node examples/federation/notes-server.mjs [port]   (default 3002; 0: any free port)
 import { createServer } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
@@ -66,20 +64,15 @@ function sameSecret(given) {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** toolgate's id for a call without a user token (it sends X-User-Id on every call in mode headers). */
-const ANONYMOUS = 'anonymous';
-
 /**
- * Who a request is for: the user the gateway vouches for, null for the gateway's own requests (listing,
- * no user), or undefined when the request does not come from the gateway.
+ * The user the gateway vouches for; `anonymous` for the gateway's own requests (its tool, resource and
+ * prompt lists carry the key but no user); undefined when the request does not come from the gateway.
  */
-function callerOf(headers) {
+function userOf(headers) {
   if (!sameSecret(headers['x-toolgate-gateway-key'])) return undefined;
   const user = headers['x-user-id'];
-  return typeof user === 'string' && user !== '' && user !== ANONYMOUS ? user : null;
+  return typeof user === 'string' && user !== '' ? user : 'anonymous';
 }
-
-const SIGN_IN = 'Sign in to use your notes (the gateway sent no user).';
 
 function notesServer(user) {
   const server = new Server(
@@ -90,8 +83,9 @@ function notesServer(user) {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args = {} } = request.params;
-    if (user === null) return { isError: true, content: [{ type: 'text', text: SIGN_IN }] };
     if (name === 'add_note') {
+      if (user === 'anonymous')
+        return { isError: true, content: [{ type: 'text', text: 'Sign in to keep notes.' }] };
       notes.set(user, [...mine(), String(args.text)]);
       return { content: [{ type: 'text', text: `Noted (${mine().length} notes).` }] };
     }
@@ -115,7 +109,6 @@ function notesServer(user) {
     ],
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    if (user === null) throw new Error(SIGN_IN);
     if (request.params.uri !== 'notes://me/all')
       throw new Error(`Resource not found: ${request.params.uri}`);
     return {
@@ -133,7 +126,6 @@ function notesServer(user) {
     ],
   }));
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
-    if (user === null) throw new Error(SIGN_IN);
     if (request.params.name !== 'summarize')
       throw new Error(`Unknown prompt: ${request.params.name}`);
     const tone = request.params.arguments?.tone ?? 'brief';
@@ -154,7 +146,7 @@ const http = createServer(async (req, res) => {
     res.writeHead(404).end();
     return;
   }
-  const user = callerOf(req.headers);
+  const user = userOf(req.headers);
   if (user === undefined) {
     res.writeHead(401, { 'content-type': 'application/json' });
     res.end(

@@ -17,6 +17,9 @@ export function configuredSecrets(config: FrozenConfig): string[] {
     const delegation = backend.identity.delegation?.clientSecret;
     if (delegation !== undefined) secrets.push(delegation);
   }
+  // The development server's token exchange clients (issue 28).
+  for (const client of config.gateway.auth.devIdentityProvider.tokenExchange.clients)
+    secrets.push(client.clientSecret);
   if (config.gateway.federation.tokenKey !== undefined)
     secrets.push(config.gateway.federation.tokenKey);
   if (config.gateway.auth.assertionKey !== undefined)

@@ -16,6 +16,37 @@ export const DevUserSchema = Type.Object(
 );
 export type DevUser = Static<typeof DevUserSchema>;
 
+/**
+ * The development server's RFC 8693 token exchange (issue 28): the confidential clients allowed to use the
+ * grant — the gateway itself, for backends in identity mode token-exchange — and the audiences each may
+ * ask tokens for.
+ */
+export const DevTokenExchangeSchema = Type.Object(
+  {
+    clients: Type.Array(
+      Type.Object(
+        {
+          clientId: Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$' }),
+          clientSecret: Type.String({
+            minLength: 16,
+            description: 'client_secret_basic; may use ${env:NAME}',
+          }),
+          audiences: Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), {
+            minItems: 1,
+            maxItems: 64,
+            uniqueItems: true,
+            description:
+              'the audience or resource values (RFC 8693) this client may ask exchanged tokens for: the upstreams',
+          }),
+        },
+        { additionalProperties: false },
+      ),
+      { default: [], maxItems: 16 },
+    ),
+  },
+  { additionalProperties: false, default: {} },
+);
+
 export const GatewayAuthSchema = Type.Object(
   {
     subscriptionKeys: Type.Object(
@@ -97,6 +128,7 @@ export const GatewayAuthSchema = Type.Object(
         ),
         accessTokenTtlSeconds: Type.Integer({ minimum: 5, maximum: 86400, default: 3600 }),
         refreshTokenTtlSeconds: Type.Integer({ minimum: 60, maximum: 7776000, default: 1209600 }),
+        tokenExchange: DevTokenExchangeSchema,
       },
       { additionalProperties: false, default: {} },
     ),
@@ -115,6 +147,7 @@ export function checkDevIdentityProviderConfig(
     readonly enabled?: boolean | undefined;
     readonly users: readonly { readonly sub: string }[];
     readonly autoLogin?: string | undefined;
+    readonly tokenExchange?: { readonly clients: readonly { readonly clientId: string }[] };
   },
   environment: string,
 ): void {
@@ -128,6 +161,14 @@ export function checkDevIdentityProviderConfig(
     if (subjects.has(user.sub))
       throw new ConfigError(`${key}.users[${index}].sub: "${user.sub}" is listed twice`);
     subjects.add(user.sub);
+  }
+  const clientIds = new Set<string>();
+  for (const [index, client] of (dev.tokenExchange?.clients ?? []).entries()) {
+    if (clientIds.has(client.clientId) || client.clientId === 'toolgate-portal')
+      throw new ConfigError(
+        `${key}.tokenExchange.clients[${index}].clientId: "${client.clientId}" is ${clientIds.has(client.clientId) ? 'listed twice' : "the portal's client"}`,
+      );
+    clientIds.add(client.clientId);
   }
   if (dev.autoLogin === undefined) return;
   if (environment !== 'development')

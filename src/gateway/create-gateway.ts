@@ -30,7 +30,7 @@ import { watchDocuments } from './catalogue/watch.js';
 import { CatalogueGenerationRepository } from './storage/catalogue-generation.js';
 import { loadCatalogue } from './catalogue/load.js';
 import { checkCatalogue, toolCounts } from './catalogue/reload-guard.js';
-import { applyToolSettings } from './catalogue/tool-settings.js';
+import { applyToolSettings, type ToolSettingsMap } from './catalogue/tool-settings.js';
 import { ToolSettingsRepository } from './storage/tool-settings.js';
 import type { Catalogue } from './catalogue/types.js';
 import { identityHeaders } from './forwarding/identity.js';
@@ -39,6 +39,10 @@ import { ArgumentValidator } from './mcp/arguments.js';
 import { Dispatcher } from './mcp/dispatch.js';
 import { registerMcpEndpoint, registerUnknownBundleRoute } from './mcp/endpoint.js';
 import { Bundles, bundleMetadataUrl, bundleResourceUrl } from './federation/bundles.js';
+import { upstreamIdentity, type CredentialProvider } from './federation/identity.js';
+import { configuredDelegation } from './federation/delegation/configured.js';
+import { FederatedCatalogs } from './federation/federated-catalogs.js';
+import { tokenExchangeProvider } from './federation/token-exchange.js';
 import { mcpRefusalRenderer } from './mcp/refusal-format.js';
 import { ToolCalls } from './mcp/tool-calls.js';
 import { ToolListing } from './mcp/tool-listing.js';
@@ -57,6 +61,12 @@ import { openBudgetLedger } from './governance/budgets/open.js';
 import { RequestStateSigner } from './governance/request-state.js';
 import { AuditEvidence } from './storage/governance-evidence.js';
 import type { MoneyLocation } from '../config/gateway-mcp.js';
+import {
+  openConfiguredUpstreams,
+  openFederation,
+  type Federation,
+  type UpstreamOpener,
+} from './federation/federation.js';
 
 export const GATEWAY_JWKS_PATH = '/.well-known/jwks.json';
 
@@ -70,6 +80,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The governance rules in force on this replica (issue 25); the call path reads `current()`. */
     governor?: LiveGovernor;
+    /** The upstream MCP servers (issue 28), when a backend is one: their clients and their tools. */
+    federation?: Federation;
   }
 }
 
@@ -86,6 +98,8 @@ export interface CreateGatewayOptions {
    * otherwise built from configuration.
    */
   readonly governance?: ((stores: GatewayStores) => GovernanceServices) | undefined;
+  /** Opens the upstream MCP servers' clients (tests with scripted upstreams); otherwise the real ones. */
+  readonly openUpstreams?: UpstreamOpener<FrozenConfig['gateway']['backends'][number]> | undefined;
 }
 
 export async function createGateway(options: CreateGatewayOptions): Promise<FastifyInstance> {
@@ -151,6 +165,17 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     // What `toolgate tools reload` compares a new catalogue with, until a reload records its own.
     if (!options.catalogue)
       await generations.recordIfAbsent(toolCounts(catalogue, gateway.backends));
+    // Upstream MCP servers (issue 28): opened once, their tools served beside the OpenAPI ones.
+    const served: { directory?: ToolDirectory } = {};
+    const federation = await openFederation({
+      backends: gateway.backends,
+      logger,
+      openUpstreams: options.openUpstreams ?? openConfiguredUpstreams,
+      reserved: () => (served.directory?.base ?? catalogue).byName,
+      settings: 'settings' in configured ? configured.settings : undefined,
+    });
+    if (federation) closers.push(() => federation.close());
+    if (federation) app.decorate('federation', federation);
     const directory = new ToolDirectory(
       catalogue,
       configured.configApproved,
@@ -159,7 +184,9 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       Date.now,
       // A catalogue given by the caller (tests, benchmarks) is fixed; one built from configuration is
       // rebuilt when an operator asks (toolgate tools reload, or the document watch below).
-      options.catalogue ? undefined : catalogueReloader(config, logger, stores.db, generations),
+      options.catalogue
+        ? undefined
+        : catalogueReloader(config, logger, stores.db, generations, federation),
       // Pinned definitions (issue 25): a configured tool whose definition changed is held back.
       options.catalogue ? undefined : new ToolPinRepository(stores.db),
       (error) =>
@@ -167,7 +194,9 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
           { reason: error instanceof Error ? error.message : String(error) },
           'pinning tool definitions failed: retried on the next approval refresh',
         ),
+      federation?.tools,
     );
+    served.directory = directory;
     await directory.refresh(true);
     if (gateway.mcp.watchDocuments && !options.catalogue) {
       const watch = watchDocuments({
@@ -202,12 +231,44 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       pageSize: gateway.mcp.pageSize,
       schemaView: gateway.mcp.schemaView,
     });
+    // Upstream MCP servers (issue 28): the credentials each request there carries for its caller; with
+    // identity mode delegation, the users' own tokens there (stored encrypted, connected in the portal).
+    const delegation = federation ? configuredDelegation(config, stores.db, logger) : undefined;
+    const delegated: CredentialProvider | undefined =
+      delegation && ((caller, backend) => delegation(caller, backend.name));
+    const upstreamCredentials = federation
+      ? upstreamIdentity({
+          backends: gateway.backends,
+          gatewayUrl: settings.baseUrl,
+          signer,
+          forwardClaims: () => identity.config?.forwardClaims ?? {},
+          providers: { tokenExchange: exchangeProvider(gateway.backends), delegation: delegated },
+        })
+      : undefined;
+    // Their resources and prompts, offered at /mcp and every bundle (each filters by the caller's bundle).
+    const catalogs = federation
+      ? new FederatedCatalogs({
+          backends: gateway.backends,
+          upstreams: federation.upstreams,
+          pageSize: gateway.mcp.pageSize,
+          identity: upstreamCredentials,
+          toolBackend: (name) => directory.find(name, () => true)?.backend,
+          logger,
+        })
+      : undefined;
+    // Closed before the upstream clients (closers run in reverse).
+    if (catalogs) closers.push(() => catalogs.close());
     const calls = new ToolCalls({
       directory,
       validator: new ArgumentValidator(),
       clients,
       gatekeeper,
       identity: identityForwarder(config, settings, identity, signer),
+      // Upstream MCP servers (issue 28): their clients, and the credentials each call carries there.
+      upstreams: federation?.upstreams,
+      upstreamIdentity: upstreamCredentials,
+      upstreamCredentialsRejected:
+        delegation && ((caller, backend, sent) => delegation.rejected(caller, backend, sent)),
       hidden: gateway.backends.flatMap((b) => {
         const base = b.baseUrl ?? b.mcp?.url;
         if (base === undefined) return [];
@@ -225,7 +286,9 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
 
     await app.register(async (scope) => {
       const metadata = protectedResourceMetadataUrls(settings.mcpUrl);
-      const scopesSupported = [...new Set([...gateway.auth.scopes, ...toolScopes(catalogue)])];
+      const scopesSupported = [
+        ...new Set([...gateway.auth.scopes, ...toolScopes(directory.catalogue)]),
+      ];
       // Built per request: the issuer follows the identity-provider settings in force.
       const document = () =>
         buildProtectedResourceMetadata({
@@ -256,7 +319,13 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       await app.register(metrics.routes);
     }
     if (settings.devIdp.enabled)
-      await registerDevIdentityProvider(app, config, settings, toolScopes(catalogue), stores.db);
+      await registerDevIdentityProvider(
+        app,
+        config,
+        settings,
+        toolScopes(directory.catalogue),
+        stores.db,
+      );
     const endpoint = {
       gatekeeper,
       usage,
@@ -267,11 +336,16 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     await registerMcpEndpoint(app, {
       ...endpoint,
       path: gateway.mcp.path,
-      dispatcher: new Dispatcher(listing, calls, {
-        name: gateway.mcp.serverName,
-        instructions: gateway.mcp.instructions,
-        listTtlMs: gateway.mcp.approvalRefreshMs,
-      }),
+      dispatcher: new Dispatcher(
+        listing,
+        calls,
+        {
+          name: gateway.mcp.serverName,
+          instructions: gateway.mcp.instructions,
+          listTtlMs: gateway.mcp.approvalRefreshMs,
+        },
+        catalogs,
+      ),
     });
     // Tool bundles (issue 28): the same endpoint at `<mcp.path>/<name>`, narrowed to the bundle's tools.
     for (const name of bundles.names()) {
@@ -279,18 +353,23 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       await registerMcpEndpoint(app, {
         ...endpoint,
         path: `${gateway.mcp.path}/${name}`,
-        dispatcher: new Dispatcher(listing, calls, {
-          name: `${gateway.mcp.serverName}/${name}`,
-          title: bundle?.title,
-          instructions: bundle?.instructions ?? gateway.mcp.instructions,
-          listTtlMs: gateway.mcp.approvalRefreshMs,
-        }),
+        dispatcher: new Dispatcher(
+          listing,
+          calls,
+          {
+            name: `${gateway.mcp.serverName}/${name}`,
+            title: bundle?.title,
+            instructions: bundle?.instructions ?? gateway.mcp.instructions,
+            listTtlMs: gateway.mcp.approvalRefreshMs,
+          },
+          catalogs,
+        ),
         bundle: { name, scope: () => bundles.requireScope(name) },
       });
     }
     await registerUnknownBundleRoute(app, gateway.mcp.path, bundles.names());
     logger.info(
-      { tools: catalogue.tools.length, backends: gateway.backends.map((b) => b.name) },
+      { tools: directory.catalogue.tools.length, backends: gateway.backends.map((b) => b.name) },
       'tool catalogue loaded',
     );
     return app;
@@ -431,10 +510,16 @@ function catalogueReloader(
   logger: Logger,
   db: Database,
   generations: CatalogueGenerationRepository,
+  federation: Federation | undefined,
 ): CatalogueReloader {
   return {
     generation: () => generations.read(),
-    load: (current, forced) => configuredCatalogue(config, logger, db, current, forced),
+    load: async (current, forced) => {
+      const configured = await configuredCatalogue(config, logger, db, current, forced);
+      // The stored settings of upstream tools too (an admin change raises the generation).
+      federation?.tools.useSettings(configured.settings);
+      return configured;
+    },
     failed: (generation, error) =>
       logger.error(
         { generation, reason: error instanceof Error ? error.message : String(error) },
@@ -458,7 +543,11 @@ async function configuredCatalogue(
   db: Database,
   previous: Catalogue | null,
   forced: boolean,
-): Promise<{ catalogue: Catalogue; configApproved: ReadonlySet<string> }> {
+): Promise<{
+  catalogue: Catalogue;
+  configApproved: ReadonlySet<string>;
+  settings: ToolSettingsMap;
+}> {
   const backends = config.gateway.backends;
   const base = await loadCatalogue(backends);
   if (!forced)
@@ -469,19 +558,21 @@ async function configuredCatalogue(
     );
   for (const warning of base.warnings) logger.warn({ catalogue: warning }, 'catalogue');
   const approved = configApprovals(base, backends);
+  let settings: ToolSettingsMap = new Map();
   try {
-    const settled = applyToolSettings(base, await new ToolSettingsRepository(db).load());
+    settings = await new ToolSettingsRepository(db).load();
+    const settled = applyToolSettings(base, settings);
     const configApproved = new Set<string>();
     for (const tool of settled.catalogue.tools)
       if (approved.has(settled.configuredName.get(tool.name) ?? tool.name))
         configApproved.add(tool.name);
-    return { catalogue: settled.catalogue, configApproved };
+    return { catalogue: settled.catalogue, configApproved, settings };
   } catch (error) {
     logger.error(
       { reason: error instanceof Error ? error.message : String(error) },
       'stored tool settings cannot be applied: serving the catalogue without them',
     );
-    return { catalogue: base, configApproved: approved };
+    return { catalogue: base, configApproved: approved, settings };
   }
 }
 
@@ -523,4 +614,13 @@ function identityForwarder(
       ...(signer ? { signer } : {}),
     });
   };
+}
+
+/** RFC 8693 token exchange (federation/token-exchange.ts) for the backends in identity mode token-exchange. */
+function exchangeProvider(
+  backends: FrozenConfig['gateway']['backends'],
+): CredentialProvider | undefined {
+  if (!backends.some((b) => b.identity.mode === 'token-exchange')) return undefined;
+  const exchange = tokenExchangeProvider(backends);
+  return (caller, backend) => exchange(caller, backend.name);
 }

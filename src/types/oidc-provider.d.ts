@@ -46,9 +46,47 @@ declare module 'oidc-provider' {
 
   export const errors: {
     InvalidTarget: new (description?: string) => Error;
+    InvalidRequest: new (description?: string) => Error;
+    InvalidScope: new (description?: string) => Error;
+    UnauthorizedClient: new (description?: string) => Error;
+    /** An OAuth error with this code and error_description (e.g. invalid_grant with a reason). */
+    CustomOIDCProviderError: new (error: string, description: string) => Error;
     /** `invalid_redirect_uri` when the description starts with "redirect_uris", else invalid_client_metadata. */
     InvalidClientMetadata: new (description: string) => Error;
   };
+
+  /** The token endpoint's request context, as a grant type handler sees it (registerGrantType). */
+  export interface TokenRequestContext {
+    oidc: {
+      readonly params: Readonly<Record<string, unknown>>;
+      readonly client?: ProviderClient | undefined;
+      entity(kind: string, value: unknown): void;
+    };
+    body: unknown;
+  }
+
+  /** An access token to issue; `resourceServer` decides its audience and format (JWT here). */
+  export interface AccessTokenInstance {
+    save(): Promise<string>;
+  }
+
+  export interface AccessTokenModel {
+    new (properties: {
+      accountId: string;
+      client: ProviderClient;
+      gty: string;
+      scope?: string | undefined;
+      expiresIn: number;
+      resourceServer: {
+        audience: string;
+        identifier(): string;
+        scope: string;
+        accessTokenFormat: 'jwt';
+        accessTokenTTL: number;
+        jwt: { sign: { alg: string } };
+      };
+    }): AccessTokenInstance;
+  }
 
   export default class Provider {
     constructor(
@@ -59,6 +97,12 @@ declare module 'oidc-provider' {
     readonly issuer: string;
     readonly Grant: GrantModel;
     readonly Client: { find(id: string): Promise<ProviderClient | undefined> };
+    readonly AccessToken: AccessTokenModel;
+    registerGrantType(
+      name: string,
+      handler: (ctx: TokenRequestContext) => Promise<void>,
+      parameters?: readonly string[],
+    ): void;
     callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;
     interactionResult(

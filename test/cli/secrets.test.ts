@@ -14,6 +14,13 @@ test('every configured secret is registered with the log scrubber', () => {
         auth: {
           subscriptionKeys: { pepper: 'pepper-value-0000004' },
           assertionKey: '{"kty":"EC","d":"assertion-key-5"}',
+          devIdentityProvider: {
+            tokenExchange: {
+              clients: [
+                { clientId: 'gw', clientSecret: 'dev-exchange-secret-015', audiences: ['u'] },
+              ],
+            },
+          },
         },
         backends: [
           {
@@ -73,6 +80,7 @@ test('every configured secret is registered with the log scrubber', () => {
     'exchange-secret-0012',
     'delegation-secret-013',
     'federation-token-key-000000000000014',
+    'dev-exchange-secret-015',
   ]) {
     assert.ok(secrets.includes(expected), `missing ${expected.slice(0, 12)}…`);
   }

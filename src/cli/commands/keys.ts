@@ -5,7 +5,9 @@
 import { loadConfig } from '../../config/load.js';
 import type { FrozenConfig } from '../../config/schema.js';
 import { PRODUCT_PREFIX } from '../../gateway/gatekeeper/gatekeeper.js';
-import { loadCatalogue } from '../../gateway/catalogue/load.js';
+import { loadOperatorCatalogue } from '../../gateway/catalogue/load.js';
+import { openConfiguredUpstreams } from '../../gateway/federation/federation.js';
+import { toolPrefixOf } from '../../config/gateway-federation.js';
 import {
   ENVIRONMENTS,
   KEY_SLOTS,
@@ -206,14 +208,23 @@ export const keysCommand: Command = {
 
 /**
  * A subscription limited to tools that do not exist would be refused every call: every name must be a
- * tool of the configured backends' catalogue or `product:NAME` of a configured product.
+ * tool of the configured backends' catalogue (upstream MCP servers' tools included, their lists asked for
+ * now) or `product:NAME` of a configured product. A name with the prefix of an upstream that does not answer
+ * now cannot be checked, and is taken as given.
  */
 async function refuseUnknownTools(names: readonly string[], config: FrozenConfig): Promise<void> {
-  const catalogue = await loadCatalogue(config.gateway.backends);
+  const { catalogue, upstreams } = await loadOperatorCatalogue(
+    config.gateway.backends,
+    openConfiguredUpstreams,
+  );
+  const silent = new Set(upstreams.filter((u) => u.state !== 'ok').map((u) => u.backend));
+  const uncheckable = config.gateway.backends
+    .filter((b) => b.mcp !== undefined && silent.has(b.name))
+    .map((b) => toolPrefixOf(b));
   const unknown = names.filter((name) =>
     name.startsWith(PRODUCT_PREFIX)
       ? !Object.hasOwn(config.gateway.products, name.slice(PRODUCT_PREFIX.length))
-      : !catalogue.byName.has(name),
+      : !catalogue.byName.has(name) && !uncheckable.some((prefix) => name.startsWith(prefix)),
   );
   if (unknown.length > 0)
     throw new UsageError(

@@ -4,7 +4,12 @@
 // through the admin plane's ToolSettingsService as `cli:<user>`, so they are decided in one place and audited.
 import { loadConfig } from '../../config/load.js';
 import { configApprovals } from '../../gateway/catalogue/directory.js';
-import { loadCatalogue } from '../../gateway/catalogue/load.js';
+import {
+  loadCatalogue,
+  loadOperatorCatalogue,
+  type UpstreamListing,
+} from '../../gateway/catalogue/load.js';
+import { openConfiguredUpstreams } from '../../gateway/federation/federation.js';
 import { reloadRefusal, toolCounts } from '../../gateway/catalogue/reload-guard.js';
 import type { Catalogue } from '../../gateway/catalogue/types.js';
 import { formatChanges, type DefinitionChange } from '../../gateway/catalogue/definition.js';
@@ -26,8 +31,10 @@ const USAGE = `Usage: toolgate tools list [--json]
        toolgate tools revoke <tool>... [--json]
        toolgate tools reload [--force] [--json]
 
-Shows the tools the gateway builds from its backends' OpenAPI documents, with their security class and
-approval state, and approves or revokes tools. Only approved tools are listed to MCP clients and callable.
+Shows the tools the gateway builds from its backends' OpenAPI documents and the tools its upstream MCP
+servers (gateway.backends[].mcp) list now, with their backend, security class and approval state, and
+approves or revokes tools. Each upstream is asked for its list once; one that is down or does not answer
+is reported (its tools are missing from the list), not an error. Only approved tools are listed to MCP clients and callable.
 A stored decision (approve/revoke) overrides the backend's "approve" setting in the configuration; running
 gateways pick it up within gateway.mcp.approvalRefreshMs.
 
@@ -99,7 +106,10 @@ export const toolsCommand: Command = {
     if (action !== 'list' && names.length === 0)
       throw new UsageError(`"${action}" needs at least one tool name`);
     const config = loadConfig({ configPath: values.config, env: context.env });
-    const catalogue = await loadCatalogue(config.gateway.backends);
+    const { catalogue, upstreams } = await loadOperatorCatalogue(
+      config.gateway.backends,
+      openConfiguredUpstreams,
+    );
     const { db, location } = await openGatewayStore(config, { mayCreate: action !== 'list' });
     try {
       // The admin plane's service: one place decides (and audits, as cli:<user>) a tool's approval.
@@ -126,7 +136,7 @@ export const toolsCommand: Command = {
         action === 'list'
           ? rows
           : rows.filter((r) => names.includes(r.name) || names.includes(r.configuredName));
-      print(context, shown, values.json === true, location);
+      print(context, shown, values.json === true, location, upstreams);
       return 0;
     } finally {
       await db.close();
@@ -208,9 +218,12 @@ function print(
   rows: readonly Row[],
   json: boolean,
   location: StoreLocation,
+  upstreams: readonly UpstreamListing[],
 ): void {
   if (json) {
-    context.stdout.write(`${JSON.stringify({ tools: rows, store: location.summary })}\n`);
+    context.stdout.write(
+      `${JSON.stringify({ tools: rows, upstreams, store: location.summary })}\n`,
+    );
     return;
   }
   const header = ['TOOL', 'BACKEND', 'CLASS', 'APPROVED', 'OPERATION'];
@@ -229,6 +242,11 @@ function print(
         .join('  ')
         .trimEnd()}\n`,
     );
+  for (const upstream of upstreams)
+    if (upstream.state !== 'ok')
+      context.stdout.write(
+        `\nUpstream MCP server ${upstream.backend} did not list its tools (${upstream.reason ?? 'no answer'}): they are missing above.\n`,
+      );
   const held = rows.filter((r) => r.heldBack);
   if (held.length === 0) return;
   context.stdout.write(

@@ -14,7 +14,9 @@ import {
   type DefinitionChange,
 } from '../catalogue/definition.js';
 import type { PinCandidate } from '../catalogue/pins.js';
-import { loadCatalogue } from '../catalogue/load.js';
+import type { FrozenConfig } from '../../config/schema.js';
+import { loadOperatorCatalogue } from '../catalogue/load.js';
+import { openConfiguredUpstreams } from '../federation/federation.js';
 import {
   applyToolSettings,
   type SettledCatalogue,
@@ -428,12 +430,15 @@ function fieldOf(message: string): string {
   return '(body)';
 }
 
-/** `loadCatalogue` for a ToolSettingsService of the configured backends (the admin listener's). */
+/**
+ * `loadCatalogue` for a ToolSettingsService of the configured backends (the admin listener's): the OpenAPI
+ * tools and the upstream MCP servers' tools as they list them when loaded (issue 28).
+ */
 export function configuredToolCatalogue(
-  backends: Parameters<typeof loadCatalogue>[0] & Parameters<typeof configApprovals>[1],
+  backends: FrozenConfig['gateway']['backends'],
 ): () => Promise<ConfiguredCatalogue> {
   return async () => {
-    const catalogue = await loadCatalogue(backends);
+    const { catalogue } = await loadOperatorCatalogue(backends, openConfiguredUpstreams);
     return { catalogue, configApproved: configApprovals(catalogue, backends) };
   };
 }

@@ -1,7 +1,11 @@
 // The live view of the catalogue: which tools are approved (configuration, overridden by the stored
 // approval state) and which a caller may see, with stateless cursor pagination over the sorted names. An
-// approved tool whose definition no longer has its pinned hash is held back (catalogue/pins.ts).
+// approved tool whose definition no longer has its pinned hash is held back (catalogue/pins.ts). The
+// upstream MCP servers' tools (federation/federated-tools.ts) are served beside the OpenAPI ones: the
+// catalogue served is both, rebuilt whenever either changes, and the same approvals and pins apply.
 import { GatewayError } from '../errors.js';
+import type { FederatedTools } from '../federation/contracts.js';
+import { catalogueOf } from './build.js';
 import { definitionHash, toolDefinition } from './definition.js';
 import type { CatalogueGeneration } from './generation.js';
 import type { PinCandidate, PinStore } from './pins.js';
@@ -43,6 +47,7 @@ export class ToolDirectory {
   private stored: ReadonlyMap<string, ApprovalState> = new Map();
   private loadedAt = -Infinity;
   private pending: Promise<void> | undefined;
+  /** The OpenAPI tools (replaced by a reload); `merged` adds the federated ones. */
   private current: Catalogue;
   private approvedByConfig: ReadonlySet<string>;
   /** The generation this replica last loaded (or tried to); undefined until the first refresh. */
@@ -53,6 +58,11 @@ export class ToolDirectory {
   /** The catalogue whose pins were last reconciled (pinned where absent, held back where changed). */
   private reconciled: Catalogue | undefined;
   private readonly candidates = new WeakMap<Tool, PinCandidate>();
+  /** The served catalogue, and the OpenAPI catalogue and federated revision it was built from. */
+  private merged: { base: Catalogue; revision: number; catalogue: Catalogue } | undefined;
+  private reconciling: Promise<void> | undefined;
+  /** The catalogue whose pins were last tried, reconciled or not (a failure waits for the next refresh). */
+  private attempted: Catalogue | undefined;
 
   constructor(
     catalogue: Catalogue,
@@ -65,6 +75,8 @@ export class ToolDirectory {
     private readonly pins?: PinStore,
     /** Told when reconciling pins fails (the next refresh tries again). */
     private readonly pinFailed: (error: unknown) => void = () => undefined,
+    /** The upstream MCP servers' tools, served beside the catalogue's. */
+    private readonly federated?: FederatedTools,
   ) {
     this.current = catalogue;
     this.approvedByConfig = configApproved;
@@ -75,11 +87,27 @@ export class ToolDirectory {
    * approvals that differ from the last ones read. Listings cached under it stay right until it moves.
    */
   get revision(): number {
-    return this.changes;
+    // Both counters only grow, so their sum moves whenever either does.
+    return this.changes + (this.federated?.revision ?? 0);
   }
 
-  /** The catalogue being served (replaced as a whole by a reload). */
+  /** The catalogue being served: the OpenAPI tools (replaced as a whole by a reload) and the federated. */
   get catalogue(): Catalogue {
+    const federated = this.federated;
+    if (!federated) return this.current;
+    const merged = this.merged;
+    if (merged?.base === this.current && merged.revision === federated.revision)
+      return merged.catalogue;
+    // The federated tools never take an OpenAPI tool's name (federated-tools.ts); should a reload bring
+    // one that an upstream tool has, the OpenAPI tool keeps it until the upstream's next refresh.
+    const extra = federated.tools().filter((t) => !this.current.byName.has(t.name));
+    const catalogue = catalogueOf([...this.current.tools, ...extra], this.current.warnings);
+    this.merged = { base: this.current, revision: federated.revision, catalogue };
+    return catalogue;
+  }
+
+  /** The OpenAPI catalogue alone (what a reload replaces and the reload guard counts). */
+  get base(): Catalogue {
     return this.current;
   }
 
@@ -89,8 +117,16 @@ export class ToolDirectory {
    * catalogue; the first refresh only records the generation the starting catalogue belongs to.
    */
   async refresh(force = false): Promise<void> {
+    // Never waits: upstream lists that are stale are reloaded in the background.
+    this.federated?.poke();
     if (!this.source) return;
-    if (!force && this.now() - this.loadedAt < this.refreshMs) return;
+    if (!force && this.now() - this.loadedAt < this.refreshMs) {
+      // A federated list changed since the pins were reconciled: new upstream tools are pinned (and
+      // changed ones recorded as held back) now, not a whole approval refresh later.
+      if (this.pins && this.federated && this.attempted !== this.catalogue)
+        await this.reconcilePins();
+      return;
+    }
     this.pending ??= this.reread().finally(() => {
       this.pending = undefined;
     });
@@ -149,7 +185,7 @@ export class ToolDirectory {
   private approvalOf(name: string): boolean {
     const state = this.stored.get(name);
     if (state !== undefined) return state === 'approved';
-    return this.approvedByConfig.has(name);
+    return this.approvedByConfig.has(name) || this.federated?.approved().has(name) === true;
   }
 
   /**
@@ -158,7 +194,7 @@ export class ToolDirectory {
    */
   isHeldBack(name: string): boolean {
     const pin = this.pinned.get(name);
-    const tool = this.current.byName.get(name);
+    const tool = this.catalogue.byName.get(name);
     return pin !== undefined && tool !== undefined && pin !== this.candidate(tool).hash;
   }
 
@@ -182,9 +218,19 @@ export class ToolDirectory {
    * replicas) the approved tools held back because their definition changed.
    */
   private async reconcilePins(): Promise<void> {
+    // One at a time: a refresh and a federated change may both ask.
+    while (this.reconciling) await this.reconciling;
+    this.reconciling = this.reconcileOnce().finally(() => {
+      this.reconciling = undefined;
+    });
+    await this.reconciling;
+  }
+
+  private async reconcileOnce(): Promise<void> {
     const pins = this.pins;
-    const catalogue = this.current;
+    const catalogue = this.catalogue;
     if (!pins || this.reconciled === catalogue) return;
+    this.attempted = catalogue;
     try {
       const approved = catalogue.tools.filter((t) => this.approvalOf(t.name));
       const unpinned = approved.filter((t) => !this.pinned.has(t.name));
@@ -204,12 +250,12 @@ export class ToolDirectory {
 
   /** The tool if it exists, is approved and `visible` allows it. */
   find(name: string, visible: (name: string) => boolean): Tool | undefined {
-    const tool = this.current.byName.get(name);
+    const tool = this.catalogue.byName.get(name);
     return tool && this.isApproved(name) && visible(name) ? tool : undefined;
   }
 
   page(cursor: string | undefined, size: number, visible: (name: string) => boolean): ToolPage {
-    const tools = this.current.tools;
+    const tools = this.catalogue.tools;
     let start = 0;
     if (cursor !== undefined) start = firstAfter(tools, decodeCursor(cursor));
     const out: Tool[] = [];

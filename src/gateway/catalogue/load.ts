@@ -1,13 +1,21 @@
-// Reads each backend's OpenAPI document (file or URL), dereferences it and builds the catalogue.
+// Reads each backend's OpenAPI document (file or URL), dereferences it and builds the catalogue; for the
+// operator's views, adds the upstream MCP servers' tools as they list them now.
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { request } from 'undici';
+import { pino } from 'pino';
 import { parse as parseYaml } from 'yaml';
 import type { BackendConfig } from '../../config/gateway-mcp.js';
 import { packageRoot } from '../../shared/package-root.js';
 import { GatewayError } from '../errors.js';
-import { buildCatalogue } from './build.js';
+import type { Logger } from '../../shared/log/logger.js';
+import {
+  openFederation,
+  type ConfiguredBackend,
+  type UpstreamOpener,
+} from '../federation/federation.js';
+import { buildCatalogue, catalogueOf } from './build.js';
 import { applyOverrides, type BackendOverrides } from './overrides.js';
 import type { BackendDocument, Catalogue, JsonObject } from './types.js';
 
@@ -108,4 +116,47 @@ async function fetchDocument(url: string): Promise<JsonObject> {
   }
   const type = String(response.headers['content-type'] ?? '');
   return parseText(Buffer.concat(chunks).toString('utf8'), type.includes('json') ? 'x.json' : url);
+}
+
+/** An upstream MCP server's list as `toolgate tools` and the admin plane saw it (federation). */
+export interface UpstreamListing {
+  readonly backend: string;
+  readonly state: 'ok' | 'down' | 'loading';
+  readonly tools: number;
+  readonly reason?: string | undefined;
+}
+
+/**
+ * The catalogue as the operator sees it (`toolgate tools`, the admin API and portal): the OpenAPI tools
+ * and every upstream MCP server's tools, each upstream's list loaded once now with its client. An upstream
+ * that is down or does not answer within its `timeouts.totalMs` is reported in `upstreams`, not fatal; an
+ * upstream tool named as another backend's tool is refused, as the gateway's start refuses it.
+ */
+export async function loadOperatorCatalogue<B extends Backend & ConfiguredBackend>(
+  backends: readonly B[],
+  openUpstreams: UpstreamOpener<B>,
+  logger: Logger = pino({ level: 'silent' }),
+): Promise<{ catalogue: Catalogue; upstreams: readonly UpstreamListing[] }> {
+  const openapi = await loadCatalogue(backends);
+  const federation = await openFederation({
+    backends,
+    logger,
+    openUpstreams,
+    reserved: () => openapi.byName,
+  });
+  if (!federation) return { catalogue: openapi, upstreams: [] };
+  try {
+    const upstreams = federation.tools.status().map((s) => ({
+      backend: s.backend,
+      state: s.state,
+      tools: s.tools,
+      reason: s.state === 'loading' ? 'no answer within its timeouts.totalMs' : s.reason,
+    }));
+    return {
+      catalogue: catalogueOf([...openapi.tools, ...federation.tools.tools()], openapi.warnings),
+      upstreams,
+    };
+  } finally {
+    await federation.close();
+  }
 }

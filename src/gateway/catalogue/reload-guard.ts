@@ -13,10 +13,15 @@ export type ToolCounts = Readonly<Record<string, number>>;
 
 export function toolCounts(
   catalogue: Catalogue,
-  backends: readonly { name: string }[],
+  backends: readonly { name: string; mcp?: unknown }[],
 ): ToolCounts {
-  const counts: Record<string, number> = Object.fromEntries(backends.map((b) => [b.name, 0]));
-  for (const tool of catalogue.tools) counts[tool.backend] = (counts[tool.backend] ?? 0) + 1;
+  // An upstream MCP server's tools come and go with the upstream (federation/federated-tools.ts): the
+  // guard is about OpenAPI documents, so only their backends and tools are counted.
+  const counts: Record<string, number> = Object.fromEntries(
+    backends.filter((b) => b.mcp === undefined).map((b) => [b.name, 0]),
+  );
+  for (const tool of catalogue.tools)
+    if (tool.mcp === undefined) counts[tool.backend] = (counts[tool.backend] ?? 0) + 1;
   return counts;
 }
 

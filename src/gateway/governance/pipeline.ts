@@ -11,10 +11,11 @@
 // elicitation and a signed requestState; 2025-11-25 with `elicitation.url`: the URLElicitationRequiredError
 // (-32042); every other client: a tool error naming the approval page, the approval's id and expiry, after
 // which the same call is retried and redeems the approval by its binding.
-import { GatewayError } from '../errors.js';
+import type { GatewayError } from '../errors.js';
 import type { Caller } from '../caller.js';
 import type { Tool } from '../catalogue/types.js';
 import type { CallToolResult } from '../mcp/tool-result.js';
+import { askToOpenUrl, declinedInClient, type ElicitationChannel } from '../mcp/url-elicitation.js';
 import { buildGovernedCall, moneyKey, readPointer, type MoneyConverter } from './call.js';
 import type { MoneyLocation } from '../../config/gateway-mcp.js';
 import type {
@@ -56,15 +57,8 @@ export type GovernanceServices = Pick<
 > &
   Partial<Pick<GovernanceParts, 'evidence' | 'clock'>>;
 
-/** How this request can carry consent, and what it carries back on a retry. */
-export interface ConsentChannel {
-  readonly mode: 'input_required' | 'url_elicitation' | 'fallback';
-  /** The protocol revision has structuredContent (2025-06-18 and later). */
-  readonly structured: boolean;
-  /** 2026-07-28 retry: the requestState the client echoes, and its answers to our input requests. */
-  readonly requestState?: unknown;
-  readonly inputResponses?: unknown;
-}
+/** How this request can carry consent, and what it carries back on a retry (mcp/url-elicitation.ts). */
+export type ConsentChannel = ElicitationChannel;
 
 /** A call that may go on to its backend, and what to settle once the backend has answered. */
 export interface Proceed {
@@ -95,6 +89,11 @@ export interface BackendAnswer {
   readonly failure?: string | undefined;
   /** The parsed success body, when JSON (where the payment's reference is read). */
   readonly body?: Record<string, unknown> | undefined;
+  /**
+   * Whether the call was refused before anything was carried out, where the caller knows better than the
+   * status or failure say (an upstream MCP server: a JSON-RPC error, refused credentials, an open circuit).
+   */
+  readonly refused?: boolean | undefined;
 }
 
 export class Governance {
@@ -174,9 +173,10 @@ export class Governance {
    */
   async settle(proceed: Proceed, answer: BackendAnswer): Promise<void> {
     const refused =
-      answer.status === undefined
+      answer.refused ??
+      (answer.status === undefined
         ? answer.failure === 'unavailable'
-        : answer.status < 200 || answer.status >= 300;
+        : answer.status < 200 || answer.status >= 300);
     if (refused && proceed.reservation !== null)
       await this.parts.ledger.release(proceed.call, proceed.reservation);
     if (!proceed.evidenced) return;
@@ -246,7 +246,7 @@ export class Governance {
           `The gateway's rules changed between the request for approval (version ${bound.policyVersion}) and this retry (version ${binding.policyVersion}); call the tool again to ask for approval under the rules in force.`,
           state.approvalId,
         );
-      if (declinedInClient(channel.inputResponses))
+      if (declinedInClient(channel.inputResponses, APPROVAL_INPUT_KEY))
         return this.refuse(
           call,
           'declined',
@@ -307,47 +307,23 @@ export class Governance {
         : 'you must confirm it';
     const reason = decision.message ?? 'A rule of this gateway requires consent for this call';
     const message = `${reason.replace(/[.\s]+$/, '')}: ${who} at ${approval.url} before ${approval.expiresAt}.`;
-    if (channel.mode === 'input_required') {
-      const requestState = this.parts.signer.sign({
-        approvalId: approval.id,
-        callId: call.callId,
-        binding,
-        expiresAt: Date.parse(approval.expiresAt),
-      });
-      return {
-        kind: 'input_required',
-        result: {
-          resultType: 'input_required',
-          inputRequests: {
-            [APPROVAL_INPUT_KEY]: {
-              method: 'elicitation/create',
-              params: { mode: 'url', message, url: approval.url },
-            },
-          },
-          requestState,
-          _meta: { [META_APPROVAL]: approvalSummary(approval) },
-        },
-      };
-    }
-    if (channel.mode === 'url_elicitation')
-      return {
-        kind: 'error',
-        error: new GatewayError(
-          'URL_ELICITATION_REQUIRED',
-          `This call needs approval: ${who}, then retry the same call.`,
-          {
-            elicitations: [{ mode: 'url', elicitationId: approval.id, url: approval.url, message }],
-            approval: approvalSummary(approval),
-          },
-        ),
-      };
-    const text = `${message.replace(/\.$/, '')}, then retry exactly the same call (approval ${approval.id}; the backend was not called).`;
-    const result = toolError(
-      text,
-      channel.structured ? { approval: approvalSummary(approval) } : undefined,
-    );
-    result._meta = { [META_APPROVAL]: approvalSummary(approval) };
-    return { kind: 'result', result };
+    const summary = approvalSummary(approval);
+    return askToOpenUrl(channel, {
+      elicitation: { elicitationId: approval.id, url: approval.url, message },
+      inputKey: APPROVAL_INPUT_KEY,
+      requestState: () =>
+        this.parts.signer.sign({
+          approvalId: approval.id,
+          callId: call.callId,
+          binding,
+          expiresAt: Date.parse(approval.expiresAt),
+        }),
+      meta: { [META_APPROVAL]: summary },
+      errorMessage: `This call needs approval: ${who}, then retry the same call.`,
+      errorData: { approval: summary },
+      fallbackText: `${message.replace(/\.$/, '')}, then retry exactly the same call (approval ${approval.id}; the backend was not called).`,
+      fallbackStructured: { approval: summary },
+    });
   }
 
   private async refuse(
@@ -447,15 +423,6 @@ function approvalSummary(approval: Approval): Record<string, unknown> {
     url: approval.url,
     expiresAt: approval.expiresAt,
   };
-}
-
-/** True when the client answered our elicitation with decline or cancel. */
-function declinedInClient(responses: unknown): boolean {
-  if (typeof responses !== 'object' || responses === null) return false;
-  const answer = (responses as Record<string, unknown>)[APPROVAL_INPUT_KEY];
-  if (typeof answer !== 'object' || answer === null) return false;
-  const action = (answer as { action?: unknown }).action;
-  return action === 'decline' || action === 'cancel';
 }
 
 /** Minor units as a decimal amount in the currency's own minor unit (EUR 2 decimals, JPY none). */

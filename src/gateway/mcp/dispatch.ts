@@ -13,6 +13,12 @@ import type { Caller } from '../caller.js';
 import type { Tool } from '../catalogue/types.js';
 import type { CallTrace, ToolCalls } from './tool-calls.js';
 import type { ToolListing } from './tool-listing.js';
+import type {
+  CatalogAnswer,
+  CatalogRequest,
+  FederatedCatalogs,
+  OfferedCapabilities,
+} from '../federation/federated-catalogs.js';
 
 export const SERVER_VERSION = '0.1.0';
 
@@ -32,6 +38,17 @@ export interface ServerIdentity {
 export const DISCOVER_TTL_MS = 300_000;
 
 const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+
+/** The methods of the upstreams' resources and prompts (federation, issue 28), by the capability they need. */
+const CATALOG_METHODS: Readonly<Record<string, keyof OfferedCapabilities>> = {
+  'resources/list': 'resources',
+  'resources/templates/list': 'resources',
+  'resources/read': 'resources',
+  'prompts/list': 'prompts',
+  'prompts/get': 'prompts',
+};
+
+const NONE_OFFERED: OfferedCapabilities = { resources: false, prompts: false };
 
 export interface DispatchInput {
   readonly era: 'legacy' | 'modern';
@@ -57,6 +74,8 @@ export class Dispatcher {
     private readonly listing: ToolListing,
     private readonly calls: ToolCalls,
     private readonly server: ServerIdentity,
+    /** The upstream MCP servers' resources and prompts (issue 28); absent: neither is offered. */
+    private readonly catalogs?: FederatedCatalogs | undefined,
   ) {}
 
   async dispatch(input: DispatchInput): Promise<Dispatched> {
@@ -103,21 +122,23 @@ export class Dispatcher {
     if (input.era === 'legacy') {
       switch (method) {
         case 'initialize':
-          return this.initialize(params);
+          return this.initialize(params, caller);
         case 'ping':
           return {};
         case 'tools/list':
           return this.listing.list(caller, params, version);
         default:
+          if (Object.hasOwn(CATALOG_METHODS, method)) return this.catalog(input);
           throw new GatewayError('METHOD_NOT_FOUND', `Method not found: ${method}`);
       }
     }
     switch (method) {
       case 'server/discover':
-        return this.discover();
+        return this.discover(caller);
       case 'tools/list':
         return this.listing.list(caller, params, version);
       default:
+        if (Object.hasOwn(CATALOG_METHODS, method)) return this.catalog(input);
         throw new GatewayError('METHOD_NOT_FOUND_MODERN', `Method not found: ${method}`);
     }
   }
@@ -139,7 +160,11 @@ export class Dispatcher {
     result._meta = { ...meta, [META_SERVER_INFO]: this.serverInfo() };
     if (input.method === 'server/discover') {
       result.ttlMs = DISCOVER_TTL_MS;
-      result.cacheScope = 'public';
+      // With federated resources/prompts the capabilities follow the caller's view of the upstreams.
+      result.cacheScope =
+        this.catalogs === undefined || input.caller.subscription.tools === 'all'
+          ? 'public'
+          : 'private';
     } else if (input.method === 'tools/list') {
       result.ttlMs = this.server.listTtlMs;
       result.cacheScope = input.caller.subscription.tools === 'all' ? 'public' : 'private';
@@ -153,8 +178,62 @@ export class Dispatcher {
       : { name, title, version: SERVER_VERSION };
   }
 
+  /**
+   * `resources/*` and `prompts/*`: answered from the upstreams when the gateway declares the capability to
+   * this caller, otherwise "method not found" as for any method a server does not offer. A 2026-07-28
+   * result carries the caching hints the catalogs give (every list and `resources/read` is cacheable).
+   */
+  private async catalog(input: DispatchInput): Promise<Record<string, unknown>> {
+    const capability = Object.hasOwn(CATALOG_METHODS, input.method)
+      ? CATALOG_METHODS[input.method]
+      : undefined;
+    const offered = await this.offered(input.caller);
+    if (this.catalogs === undefined || capability === undefined || !offered[capability])
+      throw new GatewayError(
+        input.era === 'modern' ? 'METHOD_NOT_FOUND_MODERN' : 'METHOD_NOT_FOUND',
+        `Method not found: ${input.method}`,
+      );
+    const request: CatalogRequest = {
+      caller: input.caller,
+      params: input.params,
+      version: input.version,
+      traceparent: input.trace.traceparent,
+    };
+    const catalogs = this.catalogs;
+    let answer: CatalogAnswer;
+    switch (input.method) {
+      case 'resources/list':
+        answer = await catalogs.listResources(request);
+        break;
+      case 'resources/templates/list':
+        answer = await catalogs.listResourceTemplates(request);
+        break;
+      case 'resources/read':
+        answer = await catalogs.readResource(request);
+        break;
+      case 'prompts/list':
+        answer = await catalogs.listPrompts(request);
+        break;
+      default:
+        answer = await catalogs.getPrompt(request);
+    }
+    const result = answer.result;
+    if (input.era === 'modern' && answer.ttlMs !== undefined) {
+      result.ttlMs = answer.ttlMs;
+      result.cacheScope = answer.cacheScope ?? 'private';
+    }
+    return result;
+  }
+
+  private async offered(caller: Caller): Promise<OfferedCapabilities> {
+    return this.catalogs === undefined ? NONE_OFFERED : this.catalogs.capabilities(caller);
+  }
+
   /** Stateless negotiation: echo a supported legacy version, otherwise offer the latest legacy one. */
-  private initialize(params: Record<string, unknown>): Record<string, unknown> {
+  private async initialize(
+    params: Record<string, unknown>,
+    caller: Caller,
+  ): Promise<Record<string, unknown>> {
     const requested = params.protocolVersion;
     if (typeof requested !== 'string')
       throw new GatewayError(
@@ -162,19 +241,28 @@ export class Dispatcher {
         'Invalid params: "protocolVersion" must be a string',
       );
     const protocolVersion = isLegacyVersion(requested) ? requested : LATEST_LEGACY;
+    // No stream is kept, so nothing is announced: listChanged and subscribe are false.
+    const offered = await this.offered(caller);
+    const capabilities: Record<string, unknown> = { tools: { listChanged: false } };
+    if (offered.resources) capabilities.resources = { subscribe: false, listChanged: false };
+    if (offered.prompts) capabilities.prompts = { listChanged: false };
     const result: Record<string, unknown> = {
       protocolVersion,
-      capabilities: { tools: { listChanged: false } },
+      capabilities,
       serverInfo: this.serverInfo(),
     };
     if (this.server.instructions) result.instructions = this.server.instructions;
     return result;
   }
 
-  private discover(): Record<string, unknown> {
+  private async discover(caller: Caller): Promise<Record<string, unknown>> {
+    const offered = await this.offered(caller);
+    const capabilities: Record<string, unknown> = { tools: {} };
+    if (offered.resources) capabilities.resources = {};
+    if (offered.prompts) capabilities.prompts = {};
     const result: Record<string, unknown> = {
       supportedVersions: SUPPORTED_VERSIONS,
-      capabilities: { tools: {} },
+      capabilities,
       // Kept in the body for clients written against earlier drafts; the revision puts it in _meta.
       serverInfo: this.serverInfo(),
     };

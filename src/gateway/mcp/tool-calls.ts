@@ -1,6 +1,8 @@
 // tools/call: the named tool, if the caller may use it, then its call through to the backend: security
 // class → arguments → governance (only while a rule is in force: policy, consent, budgets) → upstream
-// request with identity headers → the backend's outcome as a tool result (→ governance settles).
+// request with identity headers → the backend's outcome as a tool result (→ governance settles). An upstream
+// MCP server's tool (federation, issue 28) takes the same steps, with its credentials resolved before
+// governance and a tools/call at the upstream (federation/calls.ts) instead of the HTTP request.
 import type { FastifyBaseLogger } from 'fastify';
 import type { ToolDirectory } from '../catalogue/directory.js';
 import type { Tool } from '../catalogue/types.js';
@@ -11,8 +13,22 @@ import type { IdentityForwarder } from '../upstream/identity.js';
 import { nextTraceparent } from '../upstream/trace.js';
 import { errorResult, mapOutcome, type CallToolResult } from './tool-result.js';
 import type { ArgumentValidator } from './arguments.js';
-import { META_CLIENT_CAPABILITIES, hasStructuredContent, isModernVersion } from './protocol.js';
-import type { BackendAnswer, ConsentChannel, Governance, Proceed } from '../governance/pipeline.js';
+import { hasStructuredContent } from './protocol.js';
+import { elicitationChannel } from './url-elicitation.js';
+import {
+  callUpstreamTool,
+  governanceAnswer,
+  resultText,
+  upstreamResult,
+  type UpstreamToolResult,
+} from '../federation/calls.js';
+import type {
+  UpstreamCallOutcome,
+  UpstreamIdentity,
+  UpstreamMcp,
+} from '../federation/contracts.js';
+import { credentialsForCall } from '../federation/sign-in.js';
+import type { BackendAnswer, Governance, Proceed } from '../governance/pipeline.js';
 import { isPlainObject } from '../../shared/is-plain-object.js';
 import { mayUseTool, type Caller } from '../caller.js';
 import type { Gatekeeper } from '../gatekeeper/gatekeeper.js';
@@ -28,10 +44,28 @@ export interface ToolCallsOptions {
   readonly hidden: readonly string[];
   /** Governed actions (issue 25); absent: no governance at all. */
   readonly governance?: Governance | undefined;
+  /** Upstream MCP servers by backend name (federation, issue 28): where the tools with `mcp` are called. */
+  readonly upstreams?: ReadonlyMap<string, UpstreamMcp> | undefined;
+  /** The credentials each call to an upstream MCP server carries (federation/identity.ts). */
+  readonly upstreamIdentity?: UpstreamIdentity | undefined;
+  /**
+   * Told when an upstream refused the credentials a call carried (HTTP 401/403): a delegated token that is
+   * no longer good is dropped, so the user's next call asks them to sign in again (federation/delegation).
+   */
+  readonly upstreamCredentialsRejected?:
+    | ((
+        caller: Caller,
+        backend: string,
+        sent: Readonly<Record<string, string>>,
+      ) => Promise<unknown>)
+    | undefined;
 }
 
-/** What the tools/call may answer besides a tool result (2026-07-28 input_required). */
-export type CallAnswer = CallToolResult | Record<string, unknown>;
+/**
+ * What the tools/call answers: a tool result (an upstream MCP server's with content of any kind), or a
+ * 2026-07-28 input_required.
+ */
+export type CallAnswer = CallToolResult | UpstreamToolResult | Record<string, unknown>;
 
 export interface CallTrace {
   readonly traceparent?: string | undefined;
@@ -68,9 +102,30 @@ export class ToolCalls {
     trace: CallTrace = {},
   ): Promise<CallAnswer> {
     trace.annotate?.({ tool: tool.name, backend: tool.backend });
-    const result = await this.callBackend(caller, tool, params, version, trace);
+    const result =
+      tool.mcp !== undefined && tool.operation === undefined
+        ? await this.callUpstream(caller, tool, params, version, trace)
+        : await this.callBackend(caller, tool, params, version, trace);
     if (result.isError === true) trace.annotate?.({ toolError: true });
     return result;
+  }
+
+  /**
+   * The checks every call passes before anything is sent: the security class (throws the refusal), then the
+   * arguments against the tool's inputSchema (a tool error the model can correct).
+   */
+  private admit(
+    caller: Caller,
+    tool: Tool,
+    args: Record<string, unknown>,
+    target: 'backend' | 'upstream',
+  ): CallToolResult | undefined {
+    this.options.gatekeeper.authorize(caller, tool);
+    const problems = this.options.validator.validate(tool, args);
+    if (!problems) return undefined;
+    return errorResult(
+      `Invalid arguments for tool ${tool.name} (the ${target} was not called):\n- ${problems.join('\n- ')}`,
+    );
   }
 
   private async callBackend(
@@ -81,12 +136,8 @@ export class ToolCalls {
     trace: CallTrace,
   ): Promise<CallAnswer> {
     const args = argumentsOf(params);
-    this.options.gatekeeper.authorize(caller, tool);
-    const problems = this.options.validator.validate(tool, args);
-    if (problems)
-      return errorResult(
-        `Invalid arguments for tool ${tool.name} (the backend was not called):\n- ${problems.join('\n- ')}`,
-      );
+    const refused = this.admit(caller, tool, args, 'backend');
+    if (refused) return refused;
     const client = this.options.clients.get(tool.backend);
     if (!client) throw new GatewayError('INTERNAL', 'Internal error: the tool has no backend');
     let request;
@@ -102,24 +153,9 @@ export class ToolCalls {
         return errorResult(`Invalid arguments for tool ${tool.name}: ${error.message}`);
       throw error;
     }
-    // Governance only while a rule is in force: otherwise not one allocation on this path.
-    const governance = this.options.governance;
-    let governed: Proceed | undefined;
-    if (governance !== undefined && governance.active()) {
-      const gate = await governance.gate(caller, tool, args, sent, consentChannel(params, version));
-      if (gate.kind === 'error') throw gate.error;
-      if (gate.kind === 'input_required') {
-        trace.annotate?.({ governance: 'input_required' });
-        return gate.result;
-      }
-      if (gate.kind === 'result') {
-        trace.annotate?.({ governance: 'refused' });
-        if (!hasStructuredContent(version)) delete gate.result.structuredContent;
-        return gate.result;
-      }
-      governed = gate;
-      trace.annotate?.({ governance: gate.decision.effect, callId: gate.call.callId });
-    }
+    const gated = await this.gate(caller, tool, args, sent, params, version, trace);
+    if (gated.kind === 'answer') return gated.answer;
+    const governed = gated.governed;
     const headers: Record<string, string> = {
       ...request.headers,
       ...client.injectHeaders,
@@ -169,6 +205,133 @@ export class ToolCalls {
   }
 
   /**
+   * The governed step (issue 25), the same for every kind of tool; only while a rule is in force:
+   * otherwise not one allocation on this path. Either the call goes on (governed or not), or its answer.
+   */
+  private async gate(
+    caller: Caller,
+    tool: Tool,
+    args: Record<string, unknown>,
+    sent: Record<string, unknown>,
+    params: Record<string, unknown>,
+    version: string,
+    trace: CallTrace,
+  ): Promise<
+    | { readonly kind: 'proceed'; readonly governed: Proceed | undefined }
+    | { readonly kind: 'answer'; readonly answer: CallAnswer }
+  > {
+    const governance = this.options.governance;
+    if (governance === undefined || !governance.active())
+      return { kind: 'proceed', governed: undefined };
+    const gate = await governance.gate(
+      caller,
+      tool,
+      args,
+      sent,
+      elicitationChannel(params, version),
+    );
+    if (gate.kind === 'error') throw gate.error;
+    if (gate.kind === 'input_required') {
+      trace.annotate?.({ governance: 'input_required' });
+      return { kind: 'answer', answer: gate.result };
+    }
+    if (gate.kind === 'result') {
+      trace.annotate?.({ governance: 'refused' });
+      if (!hasStructuredContent(version)) delete gate.result.structuredContent;
+      return { kind: 'answer', answer: gate.result };
+    }
+    trace.annotate?.({ governance: gate.decision.effect, callId: gate.call.callId });
+    return { kind: 'proceed', governed: gate };
+  }
+
+  /**
+   * An upstream MCP server's tool (federation, issue 28): everything an OpenAPI tool has (security class,
+   * arguments against the upstream's inputSchema, hidden arguments, governance, output against its
+   * outputSchema), then a tools/call at the upstream with the caller's credentials instead of an HTTP
+   * request. The credentials come before governance: a call that cannot be made (sign-in needed, a token
+   * for another audience) asks for no approval and reserves no budget.
+   */
+  private async callUpstream(
+    caller: Caller,
+    tool: Tool,
+    params: Record<string, unknown>,
+    version: string,
+    trace: CallTrace,
+  ): Promise<CallAnswer> {
+    const args = argumentsOf(params);
+    const refused = this.admit(caller, tool, args, 'upstream');
+    if (refused) return refused;
+    const upstream = this.options.upstreams?.get(tool.backend);
+    const identity = this.options.upstreamIdentity;
+    if (upstream === undefined || identity === undefined)
+      throw new GatewayError('INTERNAL', 'Internal error: the tool has no backend');
+    // Hidden arguments (operator overrides) last: an agent cannot replace a fixed value.
+    const sent = tool.fixedArguments ? { ...args, ...tool.fixedArguments } : args;
+    const credentials = await credentialsForCall(identity, caller, tool, params, version, trace);
+    if (credentials.kind === 'answer') return credentials.answer;
+    const gated = await this.gate(caller, tool, args, sent, params, version, trace);
+    if (gated.kind === 'answer') return gated.answer;
+    const governed = gated.governed;
+    const started = process.hrtime.bigint();
+    const call = {
+      tool,
+      arguments: sent,
+      headers: credentials.headers,
+      traceparent: nextTraceparent(trace.traceparent),
+    };
+    const logFailure = (error: Error) =>
+      trace.log?.warn(
+        { backend: tool.backend, tool: tool.name, reason: error.message },
+        'upstream MCP call failed',
+      );
+    let outcome: UpstreamCallOutcome;
+    try {
+      outcome = await callUpstreamTool(upstream, call, logFailure);
+    } catch (error) {
+      // Not an upstream failure (a bug): the call may have been made, so a governed one gets its evidence.
+      if (governed !== undefined)
+        await this.settle(governed, trace, { failure: 'the upstream call failed' });
+      throw error;
+    }
+    if (outcome.kind === 'failure' && outcome.reason === 'unauthorized')
+      await this.options
+        .upstreamCredentialsRejected?.(caller, tool.backend, credentials.headers)
+        .catch((error: unknown) =>
+          trace.log?.error(
+            { err: error, backend: tool.backend },
+            'the upstream refused the credentials, and dropping them failed',
+          ),
+        );
+    trace.annotate?.({
+      upstream: outcome.kind === 'failure' ? outcome.reason : outcome.isError ? 'tool_error' : 'ok',
+      upstreamMs: Math.round(Number(process.hrtime.bigint() - started) / 1e3) / 1e3,
+    });
+    if (governed !== undefined) await this.settle(governed, trace, governanceAnswer(outcome));
+    const result = upstreamResult(outcome, {
+      backend: tool.backend,
+      version,
+      hide: this.options.hidden,
+    });
+    if (outcome.kind === 'result' && !outcome.isError && tool.outputSchema !== undefined) {
+      // MCP: a tool with an outputSchema MUST give structuredContent that conforms to it.
+      const problems =
+        outcome.structuredContent === undefined
+          ? ['no structuredContent']
+          : this.options.validator.validateOutput(tool, outcome.structuredContent);
+      if (problems) {
+        trace.log?.warn(
+          { tool: tool.name, problems },
+          'upstream result does not match outputSchema',
+        );
+        return errorResult(
+          `The upstream MCP server ${tool.backend} answered with a result that does not match the tool's declared output schema (${problems.join('; ')}). Result: ${resultText(result)}`,
+        );
+      }
+    }
+    return result;
+  }
+
+  /**
    * The backend call of a governed call: if it throws unexpectedly, the call still gets its evidence (its
    * reservation is kept: the call may have been carried out).
    */
@@ -201,31 +364,6 @@ export class ToolCalls {
       );
     }
   }
-}
-
-/**
- * How this tools/call can carry consent: 2026-07-28 with the elicitation capability's URL mode declared in
- * `_meta`: input_required (and what a retry echoes); 2025-11-25 whose request declares `elicitation.url`
- * the same way (the gateway keeps no session, so what `initialize` declared is not known here): the URL
- * elicitation error; otherwise the fallback tool result (docs/decisions.md, D-248).
- */
-function consentChannel(params: Record<string, unknown>, version: string): ConsentChannel {
-  const structured = hasStructuredContent(version);
-  const meta = isPlainObject(params._meta) ? params._meta : undefined;
-  const caps = meta?.[META_CLIENT_CAPABILITIES];
-  const elicitation = isPlainObject(caps) ? caps.elicitation : undefined;
-  const urlMode = isPlainObject(elicitation) && isPlainObject(elicitation.url);
-  if (isModernVersion(version))
-    return urlMode
-      ? {
-          mode: 'input_required',
-          structured,
-          requestState: params.requestState,
-          inputResponses: params.inputResponses,
-        }
-      : { mode: 'fallback', structured };
-  if (version === '2025-11-25' && urlMode) return { mode: 'url_elicitation', structured };
-  return { mode: 'fallback', structured };
 }
 
 /**

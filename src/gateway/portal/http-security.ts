@@ -123,7 +123,7 @@ export function setReturnTo(request: FastifyRequest, reply: FastifyReply, path: 
   );
 }
 
-/** The return path a page asked for, when it is one of the portal's own approval pages; clears it. */
+/** The return path a page asked for, when it is one of the portal's own pages that ask for it; clears it. */
 export function takeReturnTo(request: FastifyRequest, reply: FastifyReply): string | undefined {
   const raw = cookies(request).get(RETURN_COOKIE);
   if (raw === undefined) return undefined;
@@ -134,7 +134,12 @@ export function takeReturnTo(request: FastifyRequest, reply: FastifyReply): stri
   } catch {
     return undefined;
   }
-  return /^\/portal\/approvals\/apv_[A-Za-z0-9_-]{16,64}$/.test(path) ? path : undefined;
+  // The approval pages, and the connect pages of identity mode delegation (federation/delegation).
+  return /^\/portal\/(approvals\/apv_[A-Za-z0-9_-]{16,64}|federation\/[A-Za-z0-9_-]{1,32}\/connect)$/.test(
+    path,
+  )
+    ? path
+    : undefined;
 }
 
 function appendCookie(reply: FastifyReply, cookie: string): void {

@@ -18,6 +18,7 @@ import { registerCataloguePages } from './pages/catalogue.js';
 import { registerApprovalPages } from './pages/approvals.js';
 import { registerToolsUsagePages } from './pages/tools-usage.js';
 import { portalPlugin } from './plugin.js';
+import { configuredDelegationPages } from './pages/federation-connect.js';
 
 export interface PortalAppContext {
   readonly config: FrozenConfig;
@@ -53,6 +54,8 @@ export function portalApp(context: PortalAppContext): FastifyPluginAsync {
       registerIdentityProviderPages(services),
       registerPolicyPages(services),
       registerApprovalPages(services, config),
+      // Identity mode delegation (issue 28): connect an account at an upstream MCP server.
+      ...configuredDelegationPages(config, context.db),
     ],
   });
 }

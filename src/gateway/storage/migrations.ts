@@ -102,4 +102,34 @@ ALTER TABLE gateway_catalogue_generation ADD COLUMN tool_counts TEXT`,
     up: `ALTER TABLE gateway_usage_minutes ADD COLUMN latency_min_us BIGINT;
 ALTER TABLE gateway_usage_minutes ADD COLUMN latency_max_us BIGINT`,
   },
+  {
+    version: 9,
+    name: 'delegated upstream tokens',
+    // Federation (issue 28), identity mode delegation: each user's tokens at an upstream MCP server's own
+    // authorization server, one row per (user subject, backend). `sealed` is AES-256-GCM under a key
+    // derived from gateway.federation.tokenKey with the subject and backend as associated data
+    // (federation/delegation/token-cipher.ts): a copied row opens for no one else, a database copy opens
+    // for no one without the key. expires_at (ms, NULL: the server gave no lifetime) is informational;
+    // the sealed copy decides. gateway_delegation_logins: sign-ins in flight (state hash → the portal
+    // user who started it, the browser binding, PKCE verifier and nonce), usable once, for ten minutes.
+    up: `CREATE TABLE gateway_delegated_tokens (
+  subject TEXT NOT NULL,
+  backend TEXT NOT NULL,
+  sealed TEXT NOT NULL,
+  expires_at BIGINT,
+  updated_at BIGINT NOT NULL,
+  PRIMARY KEY (subject, backend)
+);
+CREATE TABLE gateway_delegation_logins (
+  state_hash TEXT PRIMARY KEY,
+  subject TEXT NOT NULL,
+  backend TEXT NOT NULL,
+  binding_hash TEXT NOT NULL,
+  redirect_uri TEXT NOT NULL,
+  nonce TEXT,
+  code_verifier TEXT NOT NULL,
+  expires_at BIGINT NOT NULL
+);
+CREATE INDEX gateway_delegation_logins_expires ON gateway_delegation_logins (expires_at)`,
+  },
 ];

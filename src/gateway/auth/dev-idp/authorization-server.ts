@@ -11,6 +11,13 @@ import type { DevUser } from '../../../config/gateway-auth.js';
 import type { Database } from '../../../shared/db/types.js';
 import type { DevIdp } from './idp.js';
 import { openDevIdpStore } from './store-adapter.js';
+import {
+  actClaimOf,
+  GRANT_ID_CLAIM,
+  registerTokenExchange,
+  tokenExchangeClientMetadata,
+  type TokenExchangeClient,
+} from './token-exchange.js';
 
 export interface AuthorizationServerOptions {
   /** `<gateway>/dev-idp`: the issuer of every token, the same as the dev IdP's. */
@@ -30,6 +37,11 @@ export interface AuthorizationServerOptions {
     readonly clientId: string;
     readonly redirectUris: readonly string[];
   }[];
+  /**
+   * Confidential clients allowed the RFC 8693 token exchange (token-exchange.ts), with the audiences each
+   * may ask for: the gateway, for upstreams in identity mode token-exchange.
+   */
+  readonly exchangeClients?: readonly TokenExchangeClient[];
   /** The gateway database (migrated): the server's state lives in its dev_idp_entries table. */
   readonly db: Database;
   /** Epoch milliseconds for the store's expiry; Date.now unless a test drives time. */
@@ -94,7 +106,11 @@ export async function createAuthorizationServer(
   const users = new Map(options.users.map((u) => [u.sub, u]));
   // The clients configured here (the portal) are this deployment's own; every other client — registered
   // (RFC 7591) or named by a client ID metadata document — follows the MCP redirect URI rule.
-  const ownClients = new Set((options.clients ?? []).map((c) => c.clientId));
+  const exchangeClients = options.exchangeClients ?? [];
+  const ownClients = new Set([
+    ...(options.clients ?? []).map((c) => c.clientId),
+    ...exchangeClients.map((c) => c.clientId),
+  ]);
   const resources = new Set(options.resources);
   const resourceScope = [...new Set(options.resourceScopes)].join(' ');
   const provider = new Provider(options.issuer, {
@@ -111,14 +127,17 @@ export async function createAuthorizationServer(
       openid: ['sub', ...new Set(options.users.flatMap((u) => Object.keys(u.claims ?? {})))],
       profile: ['name', 'email', 'preferred_username'],
     },
-    clients: (options.clients ?? []).map((c) => ({
-      client_id: c.clientId,
-      redirect_uris: [...c.redirectUris],
-      token_endpoint_auth_method: 'none',
-      grant_types: ['authorization_code'],
-      response_types: ['code'],
-      id_token_signed_response_alg: 'ES256',
-    })),
+    clients: [
+      ...(options.clients ?? []).map((c) => ({
+        client_id: c.clientId,
+        redirect_uris: [...c.redirectUris],
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        id_token_signed_response_alg: 'ES256',
+      })),
+      ...tokenExchangeClientMetadata(exchangeClients),
+    ],
     findAccount: (_ctx: unknown, id: string) => {
       const user = users.get(id);
       if (user === undefined) return undefined;
@@ -185,11 +204,21 @@ export async function createAuthorizationServer(
       },
     },
     // The user's profile claims in the access token too, so the gateway can forward them (the same
-    // claims `toolgate token` puts into the tokens it mints).
-    extraTokenClaims: (_ctx: unknown, token: { accountId?: string; kind?: string }) => {
+    // claims `toolgate token` puts into the tokens it mints); the grant it came from, so a token exchange
+    // can tell a revoked grant's token (token-exchange.ts); and an exchanged token's actor (`act`).
+    extraTokenClaims: (
+      _ctx: unknown,
+      token: { accountId?: string; kind?: string; grantId?: string },
+    ) => {
       if (token.kind !== 'AccessToken' || token.accountId === undefined) return undefined;
       const user = users.get(token.accountId);
-      return user === undefined ? undefined : userClaims(user);
+      if (user === undefined) return undefined;
+      const act = actClaimOf(token);
+      return {
+        ...userClaims(user),
+        ...(token.grantId === undefined ? {} : { [GRANT_ID_CLAIM]: token.grantId }),
+        ...(act === undefined ? {} : { act }),
+      };
     },
     ttl: {
       AccessToken: options.accessTokenTtlSeconds,
@@ -201,5 +230,14 @@ export async function createAuthorizationServer(
       Grant: options.refreshTokenTtlSeconds,
     },
   });
+  if (exchangeClients.length > 0)
+    registerTokenExchange(provider, {
+      issuer: options.issuer,
+      idp: options.idp,
+      subjectAudiences: options.resources,
+      users: new Set(users.keys()),
+      clients: exchangeClients,
+      accessTokenTtlSeconds: options.accessTokenTtlSeconds,
+    });
   return provider;
 }

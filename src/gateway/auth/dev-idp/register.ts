@@ -44,6 +44,7 @@ export async function registerDevIdentityProvider(
     interactionPath: `${DEV_IDP_PATH}${INTERACTION_SEGMENT}`,
     accessTokenTtlSeconds: dev.accessTokenTtlSeconds,
     refreshTokenTtlSeconds: dev.refreshTokenTtlSeconds,
+    exchangeClients: dev.tokenExchange.clients,
     clients:
       devPortalOidc(config) === undefined
         ? []

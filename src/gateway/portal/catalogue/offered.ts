@@ -10,6 +10,8 @@ export interface OfferedTool {
   readonly title?: string | undefined;
   readonly description?: string | undefined;
   readonly backend: string;
+  /** The tool's name at its upstream MCP server (issue 28), for a federated tool. */
+  readonly upstreamTool?: string | undefined;
   /** As the docs name them: public, user-scoped, optional. */
   readonly securityClass: SecurityClass;
   /** OAuth scopes a user token must carry to call the tool (empty: none beyond a valid token). */
@@ -55,6 +57,7 @@ export function developerCatalogue(
       title: definition.title ?? definition.annotations.title,
       description: definition.description,
       backend: definition.backend,
+      upstreamTool: definition.mcp?.name,
       securityClass: definition.securityClass,
       scopes: definition.scopes ?? [],
       annotations: definition.annotations,

@@ -58,7 +58,14 @@ function toolsList(tools: readonly AdminTool[]): Html {
               <a href="/portal/admin/tools/${t.name}"><code>${t.name}</code></a>
               ${t.title ? html`<div class="muted">${t.title}</div>` : null}
             </th>
-            <td data-label="Backend">${t.backend}</td>
+            <td data-label="Backend">
+              ${t.backend}
+              ${
+                t.upstreamTool === undefined
+                  ? null
+                  : html`<div class="muted">MCP: <code>${t.upstreamTool}</code></div>`
+              }
+            </td>
             <td data-label="Approval">${approvalText(t)}</td>
             <td data-label="Security class">${securityClassLabel(t.securityClass)}</td>
           </tr>`,

@@ -146,7 +146,13 @@ function toolBody(tool: OfferedTool): Html {
       <dt>Products</dt>
       <dd>${tool.products.length === 0 ? 'none' : tool.products.join(', ')}</dd>
       <dt>Backend</dt>
-      <dd>${tool.backend}</dd>
+      <dd>
+        ${tool.backend}${
+          tool.upstreamTool === undefined
+            ? null
+            : html` (an MCP server; its tool <code>${tool.upstreamTool}</code>)`
+        }
+      </dd>
     </dl>
     <p>
       <a href="/portal/catalogue/tools/${tool.name}/try">Try it</a> ·
