@@ -76,8 +76,9 @@ function configFile(scratch: string): string {
       },
       EVERYTHING_APPROVED,
     ),
-    // A short list ttl: the change below shows within a second even if list_changed were missed.
-    upstream('live', { url: live.url, listTtlMs: 500 }, 'all'),
+    // A list kept an hour: the change below can reach tools/list only through the upstream's
+    // notifications/tools/list_changed (issue 28: "refreshed on notifications/tools/list_changed").
+    upstream('live', { url: live.url, listTtlMs: 3_600_000 }, 'all'),
     ...(python === undefined
       ? []
       : [
@@ -393,7 +394,7 @@ const REVERSE: FixtureTool = {
   }),
 };
 
-test('issue 28 "an upstream that changes its list mid-run": live drops slow and adds reverse; tools/list follows and the new tool is callable', async () => {
+test('issue 28 "an upstream that changes its list mid-run" ("refreshed on notifications/tools/list_changed"): live drops slow and adds reverse; tools/list follows at once (its list ttl is an hour) and the new tool is callable', async () => {
   const client = await connect();
   try {
     assert.ok((await toolNames(client)).includes('live_slow'));
@@ -459,6 +460,18 @@ test('issue 28 "one killed mid-call … its calls get a clear error": server-eve
     const again = await client.callTool({ name: 'everything_echo', arguments: { message: 'x' } });
     assert.equal(again.isError, true, 'a call to the dead upstream is a tool error');
     assert.match(text(again), /everything/);
+    // The operator's side: the failure is logged with the backend and the tool (logs go to stdout).
+    const logged = (gateway?.output.stdout ?? '')
+      .split('\n')
+      .filter((line) => line.includes('upstream MCP call failed'));
+    assert.ok(
+      logged.some(
+        (line) =>
+          line.includes('"tool":"everything_trigger-long-running-operation"') &&
+          line.includes('"backend":"everything"'),
+      ),
+      `the failed call is logged: ${logged.join('\n')}`,
+    );
   } finally {
     await client.close();
   }
