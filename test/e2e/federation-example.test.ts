@@ -229,6 +229,13 @@ test("issue 28 tool bundles: /mcp/notes lists only the bundle's tools (backend:n
     ['notes_summarize'],
     JSON.stringify(prompts.body),
   );
+  // resources: ['notes://me/'] — server-everything's documents, approved at /mcp, are not the bundle's.
+  const resources = await rpc(url, keyOnly(), 'resources/list');
+  assert.deepEqual(
+    (resources.body.result?.resources as { uri: string }[] | undefined)?.map((r) => r.uri),
+    ['notes://me/all'],
+    JSON.stringify(resources.body),
+  );
   const init = await rpc(url, keyOnly(), 'initialize', {
     protocolVersion: '2025-06-18',
     capabilities: {},
