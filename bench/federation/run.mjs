@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The added latency of a federated call (issue 28), not part of `npm test`: the same MCP tools/call of an
 // upstream MCP server's `echo` tool, with the same body and the same client (undici, keep-alive),
-//   direct   straight to the upstream (a stateless SDK server, servers.mjs upstream)
+//   direct   straight to the upstream: with `--upstream sdk` (the default) a stateless SDK server
+//            (servers.mjs upstream), with `--upstream raw` a few lines of node:http (servers.mjs upstream-raw)
 //   toolgate through toolgate, the upstream as its MCP backend (subscription key, no user)
 // `--calls` timed calls after `--warmup` untimed ones, first sequentially on one connection, then with
 // `--concurrency` calls in flight on as many connections; `--rounds` rounds, direct and toolgate
@@ -9,7 +10,7 @@
 // this process. Prints p50/p99 in µs, toolgate / direct ratios and the µs toolgate adds per call, the
 // load average at start, and what the upstream received (so a re-initialize per call would show).
 // Usage (after `npx tsc -p .`): node bench/federation/run.mjs [--calls 2000] [--warmup 500]
-//   [--concurrency 8] [--rounds 3] [--message-bytes 100]
+//   [--concurrency 8] [--rounds 3] [--message-bytes 100] [--upstream sdk|raw]
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +22,12 @@ const warmup = arg('warmup', 500);
 const concurrency = arg('concurrency', 8);
 const rounds = arg('rounds', 3);
 const messageBytes = arg('message-bytes', 100);
+const kind = (() => {
+  const i = process.argv.indexOf('--upstream');
+  const value = i > 0 ? process.argv[i + 1] : 'sdk';
+  if (value !== 'sdk' && value !== 'raw') throw new Error(`--upstream: sdk or raw, not ${value}`);
+  return value;
+})();
 const here = new URL('.', import.meta.url).pathname;
 const scratch = mkdtempSync(join(tmpdir(), 'toolgate-bench-federation-'));
 
@@ -102,7 +109,9 @@ async function run(target, count, warm, inFlight) {
 }
 
 const load = loadavg();
-const upstream = await forkServer(join(here, 'servers.mjs'), ['upstream']);
+const upstream = await forkServer(join(here, 'servers.mjs'), [
+  kind === 'sdk' ? 'upstream' : 'upstream-raw',
+]);
 let gateway;
 try {
   gateway = await forkServer(join(here, 'servers.mjs'), [
@@ -166,7 +175,7 @@ try {
   const µs = (n) => n.toFixed(0);
   console.log(
     `\nnode ${process.version}, ${calls} calls after ${warmup} warm-up × ${rounds} rounds (medians), ` +
-      `echo of ${messageBytes} bytes, load average at start ${load.map((l) => l.toFixed(2)).join(' ')}\n`,
+      `echo of ${messageBytes} bytes, ${kind === 'sdk' ? 'stateless SDK' : 'raw node:http'} upstream, load average at start ${load.map((l) => l.toFixed(2)).join(' ')}\n`,
   );
   console.log(
     '| mode | path | p50 µs | p99 µs | calls/s | upstream CPU µs/call | toolgate CPU µs/call |',

@@ -1,10 +1,13 @@
 // Child process of bench/federation/run.mjs: one server, on port 0, reporting its URL over IPC and
 // answering 'cpu' (its process.cpuUsage) and 'stats' (the upstream's JSON-RPC methods received) questions.
 //   node servers.mjs upstream
+//   node servers.mjs upstream-raw
 //   node servers.mjs toolgate <upstreamUrl> <key-file>
 // upstream: an MCP server on the TypeScript SDK (@modelcontextprotocol/sdk 1.x) as the SDK's stateless
 // example builds it: a new McpServer + StreamableHTTPServerTransport per request, no session, JSON
-// responses, one tool `echo` (its message back as text). toolgate: createGateway as the service builds it
+// responses, one tool `echo` (its message back as text). upstream-raw: the same tool answered by a few
+// lines of node:http (2025-06-18 without a session, JSON responses, no SDK): an upstream that costs next
+// to nothing, so what toolgate adds is not lost in the upstream's own cost and noise. toolgate: createGateway as the service builds it
 // (in-memory database, warn logs through the redacting logger to /dev/null), the upstream as its only
 // backend (`mcp`, toolPrefix "" so the tool keeps its name and both paths get the same body, identity mode
 // none, public), callers identified by a subscription key only (no user).
@@ -53,6 +56,56 @@ async function upstream() {
     });
     await server.connect(transport);
     await transport.handleRequest(req, res, parsed);
+  });
+}
+
+/** The least an MCP server can be: initialize, tools/list and tools/call of `echo`, JSON, no session. */
+function upstreamRaw() {
+  const tool = {
+    name: 'echo',
+    description: 'Answers its message.',
+    inputSchema: {
+      type: 'object',
+      properties: { message: { type: 'string' } },
+      required: ['message'],
+    },
+  };
+  const resultOf = (call) => {
+    if (call.method === 'initialize')
+      return {
+        protocolVersion: '2025-06-18',
+        capabilities: { tools: {} },
+        serverInfo: { name: 'bench-upstream-raw', version: '1.0.0' },
+      };
+    if (call.method === 'tools/list') return { tools: [tool] };
+    if (call.method === 'tools/call' && call.params?.name === 'echo')
+      return { content: [{ type: 'text', text: `echo: ${call.params.arguments?.message}` }] };
+    return undefined;
+  };
+  return createServer(async (req, res) => {
+    const text = await body(req);
+    const call = text === '' ? undefined : JSON.parse(text);
+    const method = call?.method ?? `(${req.method})`;
+    methods[method] = (methods[method] ?? 0) + 1;
+    if (req.method !== 'POST' || call === undefined) {
+      res.writeHead(405).end();
+      return;
+    }
+    if (call.id === undefined) {
+      res.writeHead(202).end(); // a notification (notifications/initialized)
+      return;
+    }
+    const result = resultOf(call);
+    const out = JSON.stringify(
+      result === undefined
+        ? { jsonrpc: '2.0', id: call.id, error: { code: -32601, message: 'Method not found' } }
+        : { jsonrpc: '2.0', id: call.id, result },
+    );
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(out),
+    });
+    res.end(out);
   });
 }
 
@@ -110,6 +163,7 @@ function listen(server) {
 
 let url;
 if (role === 'upstream') url = `${await listen(await upstream())}/mcp`;
+else if (role === 'upstream-raw') url = `${await listen(upstreamRaw())}/mcp`;
 else if (role === 'toolgate')
   url = `${await (await toolgate()).listen({ port: 0, host: '127.0.0.1' })}/mcp`;
 else throw new Error(`unknown role ${role}`);
