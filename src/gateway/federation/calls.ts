@@ -3,8 +3,8 @@
 // the gateway passes it on. The upstream's content goes through as given (text, images, audio, embedded
 // resources, resource links), its structuredContent and isError kept; what an older client revision cannot
 // read is turned into text. Every failure to get an answer becomes a tool error naming the backend and what
-// happened, never a JSON-RPC error and never the upstream's address (docs/decisions.md, "Upstream failures
-// as tool results").
+// happened, never a JSON-RPC error and never the upstream's address (docs/decisions.md,
+// D-328).
 import type { Tool } from '../catalogue/types.js';
 import { isPlainObject } from '../../shared/is-plain-object.js';
 import { MAX_JSON_DEPTH } from '../../shared/json-depth.js';

@@ -5,7 +5,7 @@
 // answer offers no tools (status 'down', reason logged) until a later load succeeds; the others are not
 // affected. Tool names are unique across the whole catalogue: at startup a name an upstream tool shares
 // with another backend's tool refuses the start (both named); later, such a tool is left out (logged),
-// because a running gateway has nothing to refuse. docs/decisions.md, "Federation: …" records.
+// because a running gateway has nothing to refuse. docs/decisions.md, D-321 to D-326.
 import type { Logger } from '../../shared/log/logger.js';
 import { catalogueOf } from '../catalogue/build.js';
 import { applyToolSettings, type ToolSettingsMap } from '../catalogue/tool-settings.js';

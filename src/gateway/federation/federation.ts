@@ -36,7 +36,7 @@ export const openConfiguredUpstreams: UpstreamOpener<
 /**
  * An upstream in identity mode `headers` trusts what comes with the shared gateway key; the gateway's own
  * requests there (negotiation, the tool, resource and prompt lists) carry that key too, with no user
- * (docs/decisions.md, "The gateway's own requests to an upstream carry its gateway key"). Each call adds the
+ * (docs/decisions.md, D-315). Each call adds the
  * user's identity headers as for an HTTP backend.
  */
 function withGatewayKey<B extends FrozenConfig['gateway']['backends'][number]>(backend: B): B {

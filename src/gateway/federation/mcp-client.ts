@@ -5,8 +5,8 @@
 // MCP-Protocol-Version header on every request) — unless `mcp.protocolVersion` pins one. A legacy upstream
 // that gives an Mcp-Session-Id gets one session per distinct credential, re-established once when it
 // answers 404 (the session is gone). A circuit breaker per upstream stops calling one that keeps failing.
-// docs/decisions.md: "Federation: revision negotiation order", "... one upstream session per credential",
-// "... the upstream circuit breaker".
+// docs/decisions.md, D-317 (revision negotiation order), D-318 (one upstream session per credential),
+// D-319 (the upstream circuit breaker).
 import type { Logger } from 'pino';
 import type { BackendConfig } from '../../config/gateway-mcp.js';
 import type { McpUpstreamConfig } from '../../config/gateway-federation.js';

@@ -2,7 +2,7 @@
 // sign-in the user must complete first (identity mode delegation), rendered like governance consent
 // (mcp/url-elicitation.ts: input_required, the -32042 error, or a tool error with the link), or a tool
 // error when the credentials cannot be had (a token for another audience, the token service down).
-// docs/decisions.md, "Upstream sign-in as a URL elicitation".
+// docs/decisions.md, D-329.
 import { GatewayError } from '../errors.js';
 import type { Caller } from '../caller.js';
 import type { Tool } from '../catalogue/types.js';

@@ -3,7 +3,7 @@
 // own token (RFC 8693), addressed to the upstream (`audience` / `resource`), so the upstream sees the user
 // and never the token the gateway accepted. The gateway authenticates with client_secret_basic. Exchanged
 // tokens are reused per (subject token, backend) until shortly before they expire. docs/configuration.md,
-// "Federating MCP servers"; decisions in docs/decisions.md (token exchange).
+// "Federating MCP servers"; decisions in docs/decisions.md, D-344 to D-347.
 import { createHash } from 'node:crypto';
 import { request } from 'undici';
 import type { TokenExchangeConfig } from '../../config/gateway-federation.js';

@@ -1,6 +1,6 @@
 // The upstream sessions of one MCP backend: one per distinct credential (the per-request headers the
 // call carries), least recently used evicted first beyond `mcp.maxSessions` (docs/decisions.md,
-// "Federation: one upstream session per credential"). Pure bookkeeping; closing an evicted session (HTTP
+// D-318). Pure bookkeeping; closing an evicted session (HTTP
 // DELETE) is the client's, through the callback.
 import { createHash } from 'node:crypto';
 
