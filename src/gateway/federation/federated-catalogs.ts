@@ -169,53 +169,38 @@ export class FederatedCatalogs {
   }
 
   async listResources(req: CatalogRequest): Promise<CatalogAnswer> {
-    const entries = this.entries.filter(
-      (e) => this.offersResources(e) && this.visible(req.caller, e),
-    );
-    const states = await Promise.all(entries.map((e) => e.resources.current()));
-    const seen = new Set<string>();
-    const merged: Record<string, unknown>[] = [];
-    entries.forEach((e, i) => {
-      const state = states[i] as ListState;
-      if (state.kind !== 'ok') return;
-      for (const item of state.items) {
+    return this.mergedList(
+      req,
+      'resources',
+      (e) => this.offersResources(e),
+      (e) => e.resources,
+      (item, e) => {
         const shaped = shapeResource(item, req.version);
-        if (shaped === undefined) continue;
+        if (shaped === undefined) return undefined;
         const uri = shaped.uri as string;
-        if (seen.has(uri) || !uriApproved(uri, e.resourcePrefixes)) continue;
-        if (!bundleHasUri(req.caller, uri)) continue;
-        seen.add(uri);
-        merged.push(shaped);
-      }
-    });
-    return this.paged(req, merged, 'resources', states);
+        if (!uriApproved(uri, e.resourcePrefixes) || !bundleHasUri(req.caller, uri))
+          return undefined;
+        return { key: uri, shaped };
+      },
+    );
   }
 
   async listResourceTemplates(req: CatalogRequest): Promise<CatalogAnswer> {
-    const entries = this.entries.filter(
-      (e) => this.offersResources(e) && this.visible(req.caller, e),
-    );
-    const states = await Promise.all(entries.map((e) => e.templates.current()));
-    const seen = new Set<string>();
-    const merged: Record<string, unknown>[] = [];
-    entries.forEach((e, i) => {
-      const state = states[i] as ListState;
-      if (state.kind !== 'ok') return;
-      for (const item of state.items) {
+    const bundle = req.caller.bundle;
+    return this.mergedList(
+      req,
+      'resourceTemplates',
+      (e) => this.offersResources(e),
+      (e) => e.templates,
+      (item, e) => {
         const shaped = shapeTemplate(item, req.version);
-        if (shaped === undefined) continue;
+        if (shaped === undefined) return undefined;
         const template = shaped.uriTemplate as string;
-        if (seen.has(template) || !templateApproved(template, e.resourcePrefixes)) continue;
-        if (
-          req.caller.bundle !== undefined &&
-          !templateApproved(template, req.caller.bundle.resources)
-        )
-          continue;
-        seen.add(template);
-        merged.push(shaped);
-      }
-    });
-    return this.paged(req, merged, 'resourceTemplates', states);
+        if (!templateApproved(template, e.resourcePrefixes)) return undefined;
+        if (bundle !== undefined && !templateApproved(template, bundle.resources)) return undefined;
+        return { key: template, shaped };
+      },
+    );
   }
 
   /**
@@ -272,26 +257,20 @@ export class FederatedCatalogs {
   }
 
   async listPrompts(req: CatalogRequest): Promise<CatalogAnswer> {
-    const entries = this.entries.filter(
-      (e) => this.offersPrompts(e) && this.visible(req.caller, e),
-    );
-    const states = await Promise.all(entries.map((e) => e.prompts.current()));
-    const seen = new Set<string>();
-    const merged: Record<string, unknown>[] = [];
-    entries.forEach((e, i) => {
-      const state = states[i] as ListState;
-      if (state.kind !== 'ok') return;
-      for (const item of state.items) {
-        if (typeof item.name !== 'string' || !promptApproved(item.name, e.promptApprove)) continue;
+    return this.mergedList(
+      req,
+      'prompts',
+      (e) => this.offersPrompts(e),
+      (e) => e.prompts,
+      (item, e) => {
+        if (typeof item.name !== 'string' || !promptApproved(item.name, e.promptApprove))
+          return undefined;
         const name = e.prefix + item.name;
-        if (seen.has(name) || !bundleHasPrompt(req.caller, name)) continue;
+        if (!bundleHasPrompt(req.caller, name)) return undefined;
         const shaped = shapePrompt(item, name, req.version);
-        if (shaped === undefined) continue;
-        seen.add(name);
-        merged.push(shaped);
-      }
-    });
-    return this.paged(req, merged, 'prompts', states);
+        return shaped === undefined ? undefined : { key: name, shaped };
+      },
+    );
   }
 
   /**
@@ -389,6 +368,38 @@ export class FederatedCatalogs {
    * while one is down: its items may come back any moment); `public` only when the caller sees every
    * upstream its endpoint offers (a subscription limited to some tools gets a list of its own).
    */
+  /**
+   * One list method over every upstream that offers it and that the caller may see, in configuration
+   * order: each upstream's cached items, kept where `pick` accepts them (shaped for the caller), the first
+   * of each key winning; then paged. An upstream that is down contributes nothing (paged() logs it).
+   */
+  private async mergedList(
+    req: CatalogRequest,
+    key: string,
+    offers: (e: Federated) => boolean,
+    list: (e: Federated) => UpstreamList,
+    pick: (
+      item: Record<string, unknown>,
+      e: Federated,
+    ) => { readonly key: string; readonly shaped: Record<string, unknown> } | undefined,
+  ): Promise<CatalogAnswer> {
+    const entries = this.entries.filter((e) => offers(e) && this.visible(req.caller, e));
+    const states = await Promise.all(entries.map((e) => list(e).current()));
+    const seen = new Set<string>();
+    const merged: Record<string, unknown>[] = [];
+    entries.forEach((e, i) => {
+      const state = states[i] as ListState;
+      if (state.kind !== 'ok') return;
+      for (const item of state.items) {
+        const picked = pick(item, e);
+        if (picked === undefined || seen.has(picked.key)) continue;
+        seen.add(picked.key);
+        merged.push(picked.shaped);
+      }
+    });
+    return this.paged(req, merged, key, states);
+  }
+
   private paged(
     req: CatalogRequest,
     merged: readonly Record<string, unknown>[],
