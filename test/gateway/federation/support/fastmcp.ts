@@ -6,17 +6,11 @@
 //   if ('skip' in python) return t.skip(python.skip);
 //   const upstream = await startFastMcp(python.python, { stateless: false, json: false });
 //   upstream.url; upstream.output(); await upstream.close();
-import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort } from '../../../helpers/free-port.js';
-import { connects } from './port.js';
+import { startChildServer, type ChildServer } from './port.js';
 
-export interface FastMcp {
-  readonly url: string;
-  readonly child: ChildProcess;
-  output(): string;
-  close(): Promise<void>;
-}
+export type FastMcp = ChildServer;
 
 export interface FastMcpOptions {
   /** No sessions (the SDK's stateless_http). */
@@ -44,41 +38,15 @@ export async function startFastMcp(
   const args = [FASTMCP_SCRIPT, String(port)];
   if (options.stateless === true) args.push('--stateless');
   if (options.json === true) args.push('--json');
-  const child = spawn(python, args, {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PYTHONUNBUFFERED: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const url = `http://127.0.0.1:${port}/mcp`;
-  const close = async (): Promise<void> => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
-    await exited;
-    clearTimeout(timer);
-  };
   // Ready when its port accepts a connection (uvicorn binds once the app has started).
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null)
-      throw new Error(
-        `the Python MCP server exited with ${child.exitCode}:\n${output.slice(-2000)}`,
-      );
-    try {
-      await connects(port);
-      break;
-    } catch {
-      if (Date.now() > deadline) {
-        await close();
-        throw new Error(
-          `the Python MCP server did not listen within ${timeoutMs} ms:\n${output.slice(-2000)}`,
-        );
-      }
-      await new Promise((resolve) => setTimeout(resolve, 150));
-    }
-  }
-  return { url, child, output: () => output, close };
+  return startChildServer({
+    name: 'the Python MCP server',
+    command: python,
+    args,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PYTHONUNBUFFERED: '1' },
+    port,
+    timeoutMs,
+    killGraceMs: 3000,
+    pollMs: 150,
+  });
 }
