@@ -62,6 +62,21 @@ if (files.some((f) => f.includes('browser'))) {
   );
 }
 
+// The reference-deployment and alert-rule suites (test/deploy/) need Debian's haproxy and prometheus
+// (promtool); installed here once, like chromium, and each suite says why it skips when one is absent.
+if (files.some((f) => f.includes(`${join('test', 'deploy')}/`))) {
+  const { ensureDebianBinary } = await import(join(testRoot, 'helpers', 'debian-package.js'));
+  for (const [binary, pkg] of [
+    ['/usr/sbin/haproxy', 'haproxy'],
+    ['/usr/bin/promtool', 'prometheus'],
+  ]) {
+    const found = ensureDebianBinary(binary, pkg);
+    console.log(
+      'path' in found ? `# ${pkg}: ${found.path}` : `# ${pkg} unavailable: ${found.skip}`,
+    );
+  }
+}
+
 const result = spawnSync(
   process.execPath,
   [
