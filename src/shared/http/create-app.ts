@@ -39,6 +39,12 @@ export interface HttpAppOptions {
   readonly renderRefusal?: RefusalRenderer;
   /** Paths polled by machines that get no trace span, besides /healthz, /readyz and /metrics (tracing.ts). */
   readonly untracedPaths?: readonly string[];
+  /**
+   * Server spans (tracing.ts); default on. With no tracer provider registered they are no-ops already,
+   * but their hooks still run on every request (a few µs): a service that knows tracing is off for its
+   * lifetime passes false and pays nothing.
+   */
+  readonly tracing?: boolean;
 }
 
 export interface Drain {
@@ -79,7 +85,7 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
 
   app.decorate('drain', { draining: false });
   // First, so the server span covers every later hook and wraps every route's handler (tracing.ts).
-  registerHttpTracing(app, { untracedPaths: options.untracedPaths });
+  if (options.tracing !== false) registerHttpTracing(app, { untracedPaths: options.untracedPaths });
   registerAccessLog(app);
 
   app.removeContentTypeParser('application/json');

@@ -35,3 +35,22 @@ test('with no provider registered, requests work and spans do not record', async
   // No propagator registered either: the incoming trace is not even parsed.
   assert.notEqual(traceId, '4bf92f3577b34da6a3ce929d0e0e4736');
 });
+
+test('tracing: false registers no tracing hooks at all (the request has no trace slot)', async () => {
+  const { logger } = createLogger({ level: 'info', destination: new LogCapture() });
+  const app = createHttpApp({
+    logger,
+    bodyLimitBytes: 4096,
+    requestTimeoutMs: 5000,
+    keepAliveTimeoutMs: 5000,
+    tracing: false,
+  });
+  let slot: unknown = 'unset';
+  app.get('/y', async (req) => {
+    slot = (req as unknown as Record<string, unknown>)['requestTrace'];
+    return { ok: true };
+  });
+  assert.equal((await app.inject({ url: '/y' })).statusCode, 200);
+  await app.close();
+  assert.equal(slot, undefined);
+});

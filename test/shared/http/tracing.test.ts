@@ -204,3 +204,34 @@ test('a hook that continues outside the request context (as pooled callbacks do)
     'the onRoute wrapper re-enters the span context',
   );
 });
+
+test('a request the client abandons ends its span as aborted (it never sees onResponse)', async () => {
+  recorder.reset();
+  const app = build();
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let started: () => void = () => undefined;
+  const inHandler = new Promise<void>((resolve) => (started = resolve));
+  app.get('/slow', async () => {
+    started();
+    await held;
+    return { ok: true };
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  assert.ok(address && typeof address === 'object');
+  const client = request({ host: '127.0.0.1', port: address.port, path: '/slow' });
+  client.on('error', () => undefined);
+  client.end();
+  await inHandler;
+  client.destroy();
+  // The abort hook runs when the server sees the connection close.
+  for (let i = 0; i < 200 && recorder.spans().length === 0; i += 1)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  release();
+  await app.close();
+  const spans = recorder.spans().filter((s) => s.name === 'GET /slow');
+  assert.equal(spans.length, 1, 'ended once, not again when the handler finished');
+  assert.equal(spans[0]?.attributes['error.type'], 'aborted');
+  assert.equal(spans[0]?.status.code, SpanStatusCode.ERROR);
+});
