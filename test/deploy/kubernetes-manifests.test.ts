@@ -6,6 +6,7 @@
 // prove (no API server, no admission, no controller): docs/operations.md, "Container image and Kubernetes".
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -470,4 +471,35 @@ test('no Secret is committed; every Secret referenced is created by a documented
       `README.md's ${name} has key ${key}`,
     );
   }
+});
+
+/** kubectl on PATH (it builds kustomizations offline; nothing here needs a cluster), or a reason to skip. */
+function kubectl(): { path: string } | { skip: string } {
+  const which = spawnSync('sh', ['-c', 'command -v kubectl'], { encoding: 'utf8' });
+  const path = which.stdout.trim();
+  return which.status === 0 && path !== ''
+    ? { path }
+    : { skip: 'kubectl is not installed (Debian: apt-get install -y kubernetes-client)' };
+}
+
+test('`kubectl kustomize` builds the set: the same objects, in the namespace, with the image tag', (t) => {
+  const found = kubectl();
+  if ('skip' in found) {
+    t.skip(found.skip);
+    return;
+  }
+  const built = spawnSync(found.path, ['kustomize', DIR], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(built.status, 0, built.stderr);
+  const rendered = parseAllDocuments(built.stdout).map((doc) => {
+    assert.deepEqual(doc.errors, []);
+    return doc.toJS() as K8sObject;
+  });
+  const key = (o: K8sObject) => `${o.kind}/${o.metadata.name}`;
+  assert.deepEqual(rendered.map(key).sort(), objects.map(key).sort());
+  for (const o of rendered)
+    if (o.kind !== 'Namespace') assert.equal(o.metadata.namespace, kustomization.namespace, key(o));
+  const image = kustomization.images[0] as { name: string; newTag: string };
+  for (const d of rendered.filter((o): o is Deployment => o.kind === 'Deployment'))
+    for (const c of d.spec.template.spec.containers)
+      assert.equal(c.image, `${image.name}:${image.newTag}`);
 });
