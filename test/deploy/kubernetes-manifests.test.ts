@@ -479,7 +479,7 @@ function kubectl(): { path: string } | { skip: string } {
   const path = which.stdout.trim();
   return which.status === 0 && path !== ''
     ? { path }
-    : { skip: 'kubectl is not installed (Debian: apt-get install -y kubernetes-client)' };
+    : { skip: 'kubectl is not installed (apt-get install -y kubernetes-client gives one)' };
 }
 
 test('`kubectl kustomize` builds the set: the same objects, in the namespace, with the image tag', (t) => {
