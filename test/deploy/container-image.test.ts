@@ -12,6 +12,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import {
   cpSync,
+  readdirSync,
+  renameSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -20,7 +22,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, posix } from 'node:path';
+import { dirname, join, posix, relative } from 'node:path';
 import { parse as parseYaml, parseAllDocuments } from 'yaml';
 import { ENVIRONMENT_OVERRIDES } from '../../src/config/environment.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -271,6 +273,33 @@ test('.dockerignore keeps the host’s node_modules and builds out, and nothing 
       }
 });
 
+/** Every file below `dir`. */
+function filesBelow(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesBelow(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
+}
+
+test('the runtime copies only dist/src: no compiled source imports a file outside it', () => {
+  const distSrc = join(ROOT, 'dist', 'src');
+  const compiled = filesBelow(distSrc).filter((f) => f.endsWith('.js'));
+  assert.ok(compiled.length > 100);
+  for (const file of compiled) {
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/(?:from|import\()\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
+      const target = join(dirname(file), m[1] as string);
+      assert.ok(
+        target.startsWith(`${distSrc}/`),
+        `${relative(ROOT, file)} imports ${m[1]}, outside dist/src (not in the image)`,
+      );
+    }
+  }
+  const copied = copies(runtime)
+    .filter((c) => c.from === 'build')
+    .flatMap((c) => c.sources.map((s) => posix.relative(workdir(stageNamed('build')), s)));
+  assert.deepEqual(copied, ['dist/src']);
+});
+
 // --- the runtime stage's file set, assembled and started ---
 
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -335,7 +364,9 @@ function assembleRuntime(dir: string): string | undefined {
           ? join(dir, copy.destination, posix.basename(source))
           : join(dir, copy.destination);
         mkdirSync(dirname(to), { recursive: true });
-        cpSync(from, to, { recursive: true });
+        // The deps stage's folder is thrown away afterwards: its node_modules moves rather than copies.
+        if (copy.from === 'deps') renameSync(from, to);
+        else cpSync(from, to, { recursive: true });
       }
     }
     return undefined;
@@ -447,7 +478,8 @@ test('the runtime file set works without dev dependencies: --version, gateway an
       metrics: false,
     },
   ];
-  for (const service of services) {
+  // Both services at once (as in a pod each): started, probed and stopped in parallel.
+  const runOne = async (service: (typeof services)[number]): Promise<void> => {
     const child = spawn(process.execPath, command([...service.args, '--json']), {
       cwd: image,
       env: service.env,
@@ -474,7 +506,8 @@ test('the runtime file set works without dev dependencies: --version, gateway an
       const stopped = await finished(child, 30_000);
       assert.equal(stopped.code, 0, stopped.stderr.slice(-500));
     }
-  }
+  };
+  await Promise.all(services.map(runOne));
   assert.equal(healthcheck(image, 'http://127.0.0.1:9/healthz'), 1);
   t.diagnostic(`whole check took ${Date.now() - started} ms`);
 });
