@@ -447,6 +447,7 @@ test('the runtime file set works without dev dependencies: --version, gateway an
 
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const secret = () => randomBytes(24).toString('hex');
+  const bankLookupKey = secret();
   const services = [
     {
       args: [
@@ -458,6 +459,7 @@ test('the runtime file set works without dev dependencies: --version, gateway an
         TOOLGATE_GATEWAY_HOST: '127.0.0.1',
         TOOLGATE_GATEWAY_PORT: '0',
         TOOLGATE_KEY_PEPPER: secret(),
+        TOOLGATE_BANK_LOOKUP_KEY: bankLookupKey,
         TOOLGATE_REQUEST_STATE_SECRET: secret(),
         TOOLGATE_GATEWAY_ASSERTION_JWK: JSON.stringify({
           ...privateKey.export({ format: 'jwk' }),
@@ -473,6 +475,7 @@ test('the runtime file set works without dev dependencies: --version, gateway an
         TOOLGATE_PAYMENTS_HOST: '127.0.0.1',
         TOOLGATE_PAYMENTS_PORT: '0',
         TOOLGATE_PAYMENTS_OPERATOR_TOKEN: secret(),
+        TOOLGATE_BANK_LOOKUP_KEY: bankLookupKey,
       }),
       url: 'paymentsUrl',
       metrics: false,
@@ -505,6 +508,9 @@ test('the runtime file set works without dev dependencies: --version, gateway an
       child.kill(one(runtime, 'STOPSIGNAL') as NodeJS.Signals);
       const stopped = await finished(child, 30_000);
       assert.equal(stopped.code, 0, stopped.stderr.slice(-500));
+      // The manifests' configuration starts clean: no warning or error logged from start to stop.
+      const logged = `${stopped.stdout}\n${stopped.stderr}`;
+      assert.doesNotMatch(logged, /"level":(40|50|60)/, logged.slice(0, 1000));
     }
   };
   await Promise.all(services.map(runOne));
