@@ -103,6 +103,13 @@ export const GatewaySchema = Type.Object(
             'serve Prometheus metrics (process, MCP requests and tool calls, rate limiter) at `path`',
         }),
         path: Type.String({ pattern: '^/[A-Za-z0-9/_.-]{0,127}$', default: '/metrics' }),
+        subscriptionLabels: Type.Integer({
+          minimum: 0,
+          maximum: 10_000,
+          default: 100,
+          description:
+            'how many distinct subscription ids label the per-subscription metrics (the first seen since start); later ones count as "other"; 0 turns those metrics off',
+        }),
       },
       { additionalProperties: false, default: {} },
     ),
