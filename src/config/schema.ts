@@ -143,6 +143,17 @@ export const PaymentsSchema = Type.Object(
     publicUrl: Type.Optional(Type.String({ pattern: '^https?://' })),
     ...HttpLimits,
     database: databaseSchema({ sqlitePath: 'payments.db', schema: 'toolgate_payments' }),
+    metrics: Type.Object(
+      {
+        enabled: Type.Boolean({
+          default: true,
+          description:
+            'serve Prometheus metrics (process, HTTP requests by route, execution engine lag and runs) at `path`',
+        }),
+        path: Type.String({ pattern: '^/[A-Za-z0-9/_.-]{0,127}$', default: '/metrics' }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     ...PaymentsServiceProperties,
     ...PaymentsFeesProperties,
     ...PaymentsWebhooksProperties,
