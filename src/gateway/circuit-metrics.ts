@@ -14,7 +14,9 @@ export const CIRCUIT_VALUE: Readonly<Record<CircuitState, number>> = {
 };
 
 /** Pure: an upstream's state, from its breaker when it reports one, else from `circuitOpen`. */
-export function circuitStateOf(upstream: Pick<UpstreamMcp, 'circuitOpen' | 'circuitState'>): CircuitState {
+export function circuitStateOf(
+  upstream: Pick<UpstreamMcp, 'circuitOpen' | 'circuitState'>,
+): CircuitState {
   return upstream.circuitState ?? (upstream.circuitOpen ? 'open' : 'closed');
 }
 

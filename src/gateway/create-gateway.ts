@@ -120,22 +120,16 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       : undefined;
     if (metrics) closers.push(() => metrics.close());
     metrics?.approvals.watch(stores.db);
-    const identity = await openLiveIdentity(
-      config,
-      logger,
-      stores.db,
-      settings,
-      {
-        onLoaded: () => metrics?.identityKeys.refreshed('ok'),
-        onError: (error) => {
-          metrics?.identityKeys.refreshed('failed');
-          logger.warn(
-            { code: error.code, reason: error.message },
-            'identity provider keys could not be refreshed',
-          );
-        },
+    const identity = await openLiveIdentity(config, logger, stores.db, settings, {
+      onLoaded: () => metrics?.identityKeys.refreshed('ok'),
+      onError: (error) => {
+        metrics?.identityKeys.refreshed('failed');
+        logger.warn(
+          { code: error.code, reason: error.message },
+          'identity provider keys could not be refreshed',
+        );
       },
-    );
+    });
     closers.push(() => identity.close());
     const governor = await openLiveGovernor({
       db: stores.db,

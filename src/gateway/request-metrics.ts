@@ -23,8 +23,8 @@ const DURATION_BUCKETS = [
   0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15,
 ];
 
-/** Fewer buckets than the per-method histogram: this one is multiplied by the subscriptions labelled. */
-const SUBSCRIPTION_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15];
+/** Fewer buckets than the per-method histogram: these are multiplied by the tools / subscriptions. */
+const COARSE_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15];
 
 export interface RequestLabels {
   /** The JSON-RPC method (known ones), `batch`, `other`, or `none` when the body had no method. */
@@ -115,7 +115,8 @@ export class SubscriptionLabels {
   }
 
   label(subscription: string | undefined): string {
-    if (subscription === undefined || subscription === OTHER_SUBSCRIPTION) return OTHER_SUBSCRIPTION;
+    if (subscription === undefined || subscription === OTHER_SUBSCRIPTION)
+      return OTHER_SUBSCRIPTION;
     if (this.#labelled.has(subscription)) return subscription;
     if (this.#labelled.size >= this.#limit) return OTHER_SUBSCRIPTION;
     this.#labelled.add(subscription);
@@ -160,6 +161,13 @@ export function createRequestMetrics(
     labelNames: ['tool', 'backend', 'outcome'] as const,
     registers: [registry],
   });
+  const toolDurations = new Histogram({
+    name: 'toolgate_tool_call_duration_seconds',
+    help: 'Time from request to response of a tools/call, by tool',
+    labelNames: ['tool'] as const,
+    buckets: COARSE_BUCKETS,
+    registers: [registry],
+  });
   const upstream = new Histogram({
     name: 'toolgate_upstream_duration_seconds',
     help: 'Time of the backend call of a tools/call, by backend',
@@ -178,6 +186,7 @@ export function createRequestMetrics(
       if (record.toolCall) {
         const { tool, backend, outcome } = record.toolCall;
         toolCalls.inc({ tool, backend, outcome });
+        toolDurations.observe({ tool }, record.durationSeconds);
         if (perSubscription) {
           const subscription = subscriptions.label(record.toolCall.subscription);
           perSubscription.calls.inc({ subscription, outcome });
@@ -203,7 +212,7 @@ function subscriptionMetrics(registry: Registry) {
       name: 'toolgate_subscription_tool_call_duration_seconds',
       help: 'Time from request to response of a tools/call, by subscription',
       labelNames: ['subscription'] as const,
-      buckets: SUBSCRIPTION_BUCKETS,
+      buckets: COARSE_BUCKETS,
       registers: [registry],
     }),
   };
