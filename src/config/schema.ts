@@ -58,7 +58,13 @@ export const DatabaseSchema = databaseSchema({ sqlitePath: 'toolgate.db', schema
 
 export const RedisSchema = Type.Object(
   {
-    url: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+    url: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          'redis://, rediss://, redis+sentinel://host:port[,host:port…]/<masterName>[/<db>] or redis+cluster://host:port[,host:port…] (docs/operations.md, "Redis and rate limiting"); checked at startup',
+      }),
+    ),
     connectTimeoutMs: Type.Integer({ minimum: 50, maximum: 60000, default: 2000 }),
     commandTimeoutMs: Type.Integer({ minimum: 5, maximum: 60000, default: 200 }),
   },
