@@ -131,6 +131,7 @@ export const STEP = {
   authenticate: 'toolgate.admission.authenticate',
   quota: 'toolgate.admission.quota',
   policy: 'toolgate.policy',
+  governance: 'toolgate.governance',
 } as const;
 
 /** Runs `work` in a child span named `name`; a thrown refusal's code becomes its error.type. */
@@ -143,6 +144,21 @@ export async function inStep<T>(
   return tracer.startActiveSpan(name, { attributes }, async (span) => {
     try {
       return await work();
+    } catch (error) {
+      failed(span, error);
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/** `inStep` for synchronous work. */
+export function inStepSync<T>(name: string, work: () => T, attributes?: Attributes): T {
+  if (!tracingEnabled()) return work();
+  return tracer.startActiveSpan(name, { attributes }, (span) => {
+    try {
+      return work();
     } catch (error) {
       failed(span, error);
       throw error;
