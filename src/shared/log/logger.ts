@@ -94,18 +94,16 @@ export function rawLineWriterOf(logger: Logger): RawLineWriter | undefined {
   };
 }
 
-const NO_FIELDS = Object.freeze({});
-
 /**
  * `trace_id` and `span_id` of the span active where a line is logged (docs/operations.md, "Traces"); none
  * when tracing is off or no span is active. A non-sampled span's ids are shown too: they still join a log
- * line to the request's traceparent.
+ * line to the request's traceparent. A new object each time: pino merges the line's fields into it.
  */
 export function traceFields(): Record<string, string> {
   const span = trace.getActiveSpan();
-  if (span === undefined) return NO_FIELDS;
+  if (span === undefined) return {};
   const { traceId, spanId } = span.spanContext();
-  if (traceId === '00000000000000000000000000000000') return NO_FIELDS;
+  if (traceId === '00000000000000000000000000000000') return {};
   return { trace_id: traceId, span_id: spanId };
 }
 
