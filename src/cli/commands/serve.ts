@@ -109,11 +109,18 @@ Stops gracefully on SIGTERM or SIGINT.
           secrets: configuredSecrets(config),
         });
         logger = created.logger;
-        tracing = startTracing(
-          resolveTracing(config.telemetry.tracing, context.env, tracingServiceName(parts)),
-          created.logger,
-          { serviceVersion: packageVersion(), environment: config.environment },
+        const tracingSettings = resolveTracing(
+          config.telemetry.tracing,
+          context.env,
+          tracingServiceName(parts),
         );
+        // The export headers usually hold a collector's credentials: never in a log line.
+        if (tracingSettings.enabled)
+          for (const value of Object.values(tracingSettings.headers)) created.scrubber.add(value);
+        tracing = startTracing(tracingSettings, created.logger, {
+          serviceVersion: packageVersion(),
+          environment: config.environment,
+        });
         for (const part of parts) services.push(await OPENERS[part](config, created.logger));
         const urls: Record<string, string> = {};
         for (const service of services)

@@ -2,7 +2,7 @@
 // OTLP/HTTP exporter (protobuf or JSON), a bounded BatchSpanProcessor, the configured sampler, W3C
 // trace-context propagation and the AsyncLocalStorage context manager (NodeTracerProvider's default).
 // Off: nothing is registered, and the API's no-op tracer answers every call (docs/operations.md, "Traces").
-import { propagation, trace } from '@opentelemetry/api';
+import { DiagLogLevel, context, diag, propagation, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
@@ -67,6 +67,7 @@ export function startTracing(
     ],
   });
   provider.register({ propagator: new W3CTraceContextPropagator() });
+  diag.setLogger(throttledDiagnostics(logger, DIAGNOSTIC_INTERVAL_MS), DiagLogLevel.WARN);
   active = true;
   logger.info(
     {
@@ -93,9 +94,42 @@ export function startTracing(
           active = false;
           trace.disable();
           propagation.disable();
+          context.disable();
+          diag.disable();
         }
       })();
       return stopping;
     },
   };
+}
+
+/** At most one SDK diagnostic line (a failed export: collector down, refused) per interval. */
+const DIAGNOSTIC_INTERVAL_MS = 60_000;
+
+/**
+ * The SDK's warnings and errors (export failures, dropped spans) as log lines, one per `intervalMs` at
+ * most — a collector that is down fails every export — with the number left out since the last line.
+ */
+export function throttledDiagnostics(
+  logger: Logger,
+  intervalMs: number,
+  now: () => number = Date.now,
+): Parameters<typeof diag.setLogger>[0] {
+  let last = -Infinity;
+  let suppressed = 0;
+  const report = (message: string) => {
+    const at = now();
+    if (at - last < intervalMs) {
+      suppressed++;
+      return;
+    }
+    last = at;
+    logger.warn(
+      { detail: message.slice(0, 300), suppressed },
+      'tracing: the OpenTelemetry SDK reported a problem (spans may be lost)',
+    );
+    suppressed = 0;
+  };
+  const ignore = () => undefined;
+  return { error: report, warn: report, info: ignore, debug: ignore, verbose: ignore };
 }
