@@ -112,14 +112,18 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
 function postgresTraceTarget(url: string, schema: string): DbTraceTarget {
   let address: string | undefined;
   let port: number | undefined;
+  let database = '';
   try {
     const parsed = new URL(url);
     if (parsed.hostname !== '') address = parsed.hostname;
     port = parsed.port === '' ? 5432 : Number(parsed.port);
+    database = decodeURIComponent(parsed.pathname.slice(1));
   } catch {
     // An unparsable URL fails at connect; the spans just go without the server fields.
   }
-  return { system: 'postgresql', namespace: schema, serverAddress: address, serverPort: port };
+  // The conventions' PostgreSQL namespace: `{database}|{schema}` (the schema alone without a database).
+  const namespace = database === '' ? schema : `${database}|${schema}`;
+  return { system: 'postgresql', namespace, serverAddress: address, serverPort: port };
 }
 
 /** BIGINT (int8) comes back as a JS number (ids and epoch milliseconds stay far below 2^53); NUMERIC

@@ -20,7 +20,7 @@ const tracer = trace.getTracer('toolgate');
 /** What every span of one database carries (fixed when the database is opened). */
 export interface DbTraceTarget {
   readonly system: 'postgresql' | 'sqlite';
-  /** PostgreSQL: the service's schema (the search_path every statement runs in). */
+  /** PostgreSQL: `{database}|{schema}`, the schema being the search_path every statement runs in. */
   readonly namespace?: string;
   readonly serverAddress?: string;
   readonly serverPort?: number;
