@@ -4,9 +4,10 @@
 // incoming W3C traceparent gives one trace across both services: gateway `POST /mcp` server span → the
 // message's span (MCP semantic conventions) → admission and policy steps and the backend CLIENT span →
 // the payment service's server span (its parent is the client span: the traceparent sent is that span's)
-// → the payment service's database spans. The export holds no subscription key, token, argument value,
-// user id or collector credential; the call's access line carries its trace_id. A second gateway with the
-// sampler at 0 exports nothing, and the payment service, parent-based, records nothing of that call either.
+// → its use-case span (`payments.getAccountBalance`) and database spans. The export holds no subscription
+// key, token, argument value, user id or collector credential; the call's access line carries its
+// trace_id. A second gateway with the sampler at 0 exports nothing, and the payment service,
+// parent-based, records nothing of that call either.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -201,7 +202,10 @@ test('one tools/call traced across gateway and payment service: one trace, the t
     );
     assert.equal(served.parentSpanId, backend.spanId, 'the traceparent sent is the client span');
     assert.equal(served.name, 'GET /accounts/v1/me/balance');
-    // The payment service's own work hangs below its server span, database statements among it.
+    // The payment service's own work hangs below its server span: the use case, database statements below.
+    const useCase = one((s) => s.name === 'payments.getAccountBalance', 'the use-case span');
+    assert.equal(useCase.parentSpanId, served.spanId);
+    assert.equal(useCase.kind, SPAN_KIND.internal);
     const below = new Set([served.spanId]);
     for (let grown = true; grown;) {
       grown = false;
