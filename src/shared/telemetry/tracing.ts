@@ -2,7 +2,7 @@
 // OTLP/HTTP exporter (protobuf or JSON), a bounded BatchSpanProcessor, the configured sampler, W3C
 // trace-context propagation and the AsyncLocalStorage context manager (NodeTracerProvider's default).
 // Off: nothing is registered, and the API's no-op tracer answers every call (docs/operations.md, "Traces").
-import { DiagLogLevel, context, diag, propagation, trace } from '@opentelemetry/api';
+import { DiagLogLevel, ROOT_CONTEXT, context, diag, propagation, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
@@ -124,11 +124,12 @@ export function throttledDiagnostics(
       return;
     }
     last = at;
-    logger.warn(
-      { detail: message.slice(0, 300), suppressed },
-      'tracing: the OpenTelemetry SDK reported a problem (spans may be lost)',
-    );
+    const fields = { detail: message.slice(0, 300), suppressed };
     suppressed = 0;
+    // Outside any span: an export runs in whatever context its timer was made in, not a request's.
+    context.with(ROOT_CONTEXT, () =>
+      logger.warn(fields, 'tracing: the OpenTelemetry SDK reported a problem (spans may be lost)'),
+    );
   };
   const ignore = () => undefined;
   return { error: report, warn: report, info: ignore, debug: ignore, verbose: ignore };
