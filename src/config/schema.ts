@@ -14,6 +14,7 @@ import { GatewayMcpProperties } from './gateway-mcp.js';
 import { GatewayGovernanceProperties } from './gateway-governance.js';
 import { GatewayFederationProperties } from './gateway-federation.js';
 import { AdminConfigSchema } from './admin.js';
+import { TelemetryConfigSchema } from './telemetry.js';
 
 const port = (fallback: number) =>
   Type.Integer({
@@ -199,6 +200,7 @@ export const ConfigSchema = Type.Object(
     gateway: GatewaySchema,
     payments: PaymentsSchema,
     admin: AdminConfigSchema,
+    telemetry: TelemetryConfigSchema,
   },
   { additionalProperties: false, default: {} },
 );
