@@ -14,6 +14,7 @@ import { GatewayMcpProperties } from './gateway-mcp.js';
 import { GatewayGovernanceProperties } from './gateway-governance.js';
 import { GatewayFederationProperties } from './gateway-federation.js';
 import { AdminConfigSchema } from './admin.js';
+import { TelemetryConfigSchema } from './telemetry.js';
 
 const port = (fallback: number) =>
   Type.Integer({
@@ -58,7 +59,13 @@ export const DatabaseSchema = databaseSchema({ sqlitePath: 'toolgate.db', schema
 
 export const RedisSchema = Type.Object(
   {
-    url: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+    url: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          'redis://, rediss://, redis+sentinel://host:port[,host:port…]/<masterName>[/<db>] or redis+cluster://host:port[,host:port…] (docs/operations.md, "Redis and rate limiting"); checked at startup',
+      }),
+    ),
     connectTimeoutMs: Type.Integer({ minimum: 50, maximum: 60000, default: 2000 }),
     commandTimeoutMs: Type.Integer({ minimum: 5, maximum: 60000, default: 200 }),
   },
@@ -103,6 +110,13 @@ export const GatewaySchema = Type.Object(
             'serve Prometheus metrics (process, MCP requests and tool calls, rate limiter) at `path`',
         }),
         path: Type.String({ pattern: '^/[A-Za-z0-9/_.-]{0,127}$', default: '/metrics' }),
+        subscriptionLabels: Type.Integer({
+          minimum: 0,
+          maximum: 10_000,
+          default: 100,
+          description:
+            'how many distinct subscription ids label the per-subscription metrics (the first seen since start); later ones count as "other"; 0 turns those metrics off',
+        }),
       },
       { additionalProperties: false, default: {} },
     ),
@@ -136,6 +150,17 @@ export const PaymentsSchema = Type.Object(
     publicUrl: Type.Optional(Type.String({ pattern: '^https?://' })),
     ...HttpLimits,
     database: databaseSchema({ sqlitePath: 'payments.db', schema: 'toolgate_payments' }),
+    metrics: Type.Object(
+      {
+        enabled: Type.Boolean({
+          default: true,
+          description:
+            'serve Prometheus metrics (process, HTTP requests by route, execution engine lag and runs) at `path`',
+        }),
+        path: Type.String({ pattern: '^/[A-Za-z0-9/_.-]{0,127}$', default: '/metrics' }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     ...PaymentsServiceProperties,
     ...PaymentsFeesProperties,
     ...PaymentsWebhooksProperties,
@@ -175,6 +200,7 @@ export const ConfigSchema = Type.Object(
     gateway: GatewaySchema,
     payments: PaymentsSchema,
     admin: AdminConfigSchema,
+    telemetry: TelemetryConfigSchema,
   },
   { additionalProperties: false, default: {} },
 );

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FrozenConfig } from '../config/schema.js';
 import type { Logger } from '../shared/log/logger.js';
 import type { Database } from '../shared/db/types.js';
-import type { Redis } from '../shared/redis.js';
+import type { RedisClient } from '../shared/redis.js';
 import { createHttpApp, type ReadinessCheck } from '../shared/http/create-app.js';
 import { createGatekeeper, type Gatekeeper } from './gatekeeper/gatekeeper.js';
 import { loadAssertionSigner } from './auth/assertion/gateway-signer.js';
@@ -73,7 +73,7 @@ export const GATEWAY_JWKS_PATH = '/.well-known/jwks.json';
 export interface GatewayStores {
   readonly db: Database;
   /** The shared Redis (readiness; the rate limiter keeps its own connection to the same server). */
-  readonly redis?: Redis | undefined;
+  readonly redis?: RedisClient | undefined;
 }
 
 declare module 'fastify' {
@@ -112,10 +112,24 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
   };
   try {
     const metrics = gateway.metrics.enabled
-      ? createGatewayMetrics(gateway.metrics.path, gateway.mcp.path)
+      ? createGatewayMetrics({
+          path: gateway.metrics.path,
+          mcpPath: gateway.mcp.path,
+          subscriptionLabels: gateway.metrics.subscriptionLabels,
+        })
       : undefined;
     if (metrics) closers.push(() => metrics.close());
-    const identity = await openLiveIdentity(config, logger, stores.db, settings);
+    metrics?.approvals.watch(stores.db);
+    const identity = await openLiveIdentity(config, logger, stores.db, settings, {
+      onLoaded: () => metrics?.identityKeys.refreshed('ok'),
+      onError: (error) => {
+        metrics?.identityKeys.refreshed('failed');
+        logger.warn(
+          { code: error.code, reason: error.message },
+          'identity provider keys could not be refreshed',
+        );
+      },
+    });
     closers.push(() => identity.close());
     const governor = await openLiveGovernor({
       db: stores.db,
@@ -176,6 +190,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     });
     if (federation) closers.push(() => federation.close());
     if (federation) app.decorate('federation', federation);
+    if (federation) metrics?.circuits.watch(() => federation.upstreams.values());
     const directory = new ToolDirectory(
       catalogue,
       configured.configApproved,
