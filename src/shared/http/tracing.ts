@@ -6,6 +6,7 @@
 // no-op, and attributes are only built for a span that records. Headers, query strings, bodies, keys and
 // tokens are never recorded. Probes (health, readiness, metrics) make no span.
 import {
+  ProxyTracerProvider,
   SpanKind,
   SpanStatusCode,
   context,
@@ -20,6 +21,16 @@ import type { IncomingHttpHeaders } from 'node:http';
 
 /** The tracer every toolgate module shares (a proxy until a provider is registered, then that one's). */
 export const tracer = trace.getTracer('toolgate');
+
+// The API's no-op provider (one instance): what an unregistered global provider delegates to.
+const NOOP_PROVIDER = new ProxyTracerProvider().getDelegate();
+
+/** Whether a tracer provider has been registered globally (tracing set up in this process). */
+export function tracerProviderRegistered(): boolean {
+  const provider = trace.getTracerProvider();
+  const delegate = provider instanceof ProxyTracerProvider ? provider.getDelegate() : provider;
+  return delegate !== NOOP_PROVIDER;
+}
 
 /** Paths polled by machines: never traced. */
 export const UNTRACED_PATHS: readonly string[] = ['/healthz', '/readyz', '/metrics'];

@@ -4,13 +4,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { trace } from '@opentelemetry/api';
 import { createHttpApp } from '../../../src/shared/http/create-app.js';
-import { serverSpanOf } from '../../../src/shared/http/tracing.js';
+import { serverSpanOf, tracerProviderRegistered } from '../../../src/shared/http/tracing.js';
 import { createLogger } from '../../../src/shared/log/logger.js';
 import { LogCapture } from '../../helpers/capture.js';
 
 test('with no provider registered, requests work and spans do not record', async () => {
   const { logger } = createLogger({ level: 'info', destination: new LogCapture() });
+  // Forced on: the hooks run with the API's no-op tracer.
   const app = createHttpApp({
+    tracing: true,
     logger,
     bodyLimitBytes: 4096,
     requestTimeoutMs: 5000,
@@ -36,7 +38,7 @@ test('with no provider registered, requests work and spans do not record', async
   assert.notEqual(traceId, '4bf92f3577b34da6a3ce929d0e0e4736');
 });
 
-test('tracing: false registers no tracing hooks at all (the request has no trace slot)', async () => {
+test('with no provider registered (by default) or tracing: false, no tracing hook is registered at all', async () => {
   const { logger } = createLogger({ level: 'info', destination: new LogCapture() });
   const app = createHttpApp({
     logger,
@@ -52,5 +54,20 @@ test('tracing: false registers no tracing hooks at all (the request has no trace
   });
   assert.equal((await app.inject({ url: '/y' })).statusCode, 200);
   await app.close();
+  assert.equal(slot, undefined);
+  assert.equal(tracerProviderRegistered(), false);
+  const byDefault = createHttpApp({
+    logger,
+    bodyLimitBytes: 4096,
+    requestTimeoutMs: 5000,
+    keepAliveTimeoutMs: 5000,
+  });
+  slot = 'unset';
+  byDefault.get('/y', async (req) => {
+    slot = (req as unknown as Record<string, unknown>)['requestTrace'];
+    return { ok: true };
+  });
+  assert.equal((await byDefault.inject({ url: '/y' })).statusCode, 200);
+  await byDefault.close();
   assert.equal(slot, undefined);
 });

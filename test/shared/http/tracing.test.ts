@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { createHttpApp } from '../../../src/shared/http/create-app.js';
-import { serverSpanOf } from '../../../src/shared/http/tracing.js';
+import { serverSpanOf, tracerProviderRegistered } from '../../../src/shared/http/tracing.js';
 import { createLogger } from '../../../src/shared/log/logger.js';
 import { LogCapture } from '../../helpers/capture.js';
 import { parentIdOf, recordSpans, type SpanRecorder } from '../../helpers/span-recorder.js';
@@ -34,6 +34,8 @@ function build() {
 
 test('the incoming traceparent becomes the parent; the name is the route template, never the raw path', async () => {
   recorder.reset();
+  // A provider is registered (before()): createHttpApp turns the server spans on by default.
+  assert.equal(tracerProviderRegistered(), true);
   const app = build();
   let active: string | undefined;
   let fromRequest: string | undefined;
