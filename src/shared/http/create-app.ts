@@ -6,7 +6,7 @@ import { requestIdFrom } from './request-id.js';
 import { problem, sendProblem } from './problem.js';
 import { JsonBodyError, parseJsonBody } from './json-body.js';
 import { AccessLogController, registerAccessLog } from './access-log.js';
-import { registerHttpTracing } from './tracing.js';
+import { registerHttpTracing, tracerProviderRegistered } from './tracing.js';
 import {
   REFUSALS,
   clientErrorHandler,
@@ -39,6 +39,12 @@ export interface HttpAppOptions {
   readonly renderRefusal?: RefusalRenderer;
   /** Paths polled by machines that get no trace span, besides /healthz, /readyz and /metrics (tracing.ts). */
   readonly untracedPaths?: readonly string[];
+  /**
+   * Server spans (tracing.ts). Default: on when a tracer provider is registered when the app is built
+   * (tracing is set up before the services are opened); off, no tracing hook runs at all, since even
+   * no-op hooks cost a few µs per request.
+   */
+  readonly tracing?: boolean;
 }
 
 export interface Drain {
@@ -79,7 +85,8 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
 
   app.decorate('drain', { draining: false });
   // First, so the server span covers every later hook and wraps every route's handler (tracing.ts).
-  registerHttpTracing(app, { untracedPaths: options.untracedPaths });
+  if (options.tracing ?? tracerProviderRegistered())
+    registerHttpTracing(app, { untracedPaths: options.untracedPaths });
   registerAccessLog(app);
 
   app.removeContentTypeParser('application/json');

@@ -6,6 +6,7 @@
 // no-op, and attributes are only built for a span that records. Headers, query strings, bodies, keys and
 // tokens are never recorded. Probes (health, readiness, metrics) make no span.
 import {
+  ProxyTracerProvider,
   SpanKind,
   SpanStatusCode,
   context,
@@ -15,17 +16,21 @@ import {
   type Span,
   type TextMapGetter,
 } from '@opentelemetry/api';
-import type {
-  FastifyInstance,
-  FastifyReply,
-  FastifyRequest,
-  HookHandlerDoneFunction,
-  RouteOptions,
-} from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 
 /** The tracer every toolgate module shares (a proxy until a provider is registered, then that one's). */
 export const tracer = trace.getTracer('toolgate');
+
+// The API's no-op provider (one instance): what an unregistered global provider delegates to.
+const NOOP_PROVIDER = new ProxyTracerProvider().getDelegate();
+
+/** Whether a tracer provider has been registered globally (tracing set up in this process). */
+export function tracerProviderRegistered(): boolean {
+  const provider = trace.getTracerProvider();
+  const delegate = provider instanceof ProxyTracerProvider ? provider.getDelegate() : provider;
+  return delegate !== NOOP_PROVIDER;
+}
 
 /** Paths polled by machines: never traced. */
 export const UNTRACED_PATHS: readonly string[] = ['/healthz', '/readyz', '/metrics'];
@@ -85,8 +90,8 @@ export function registerHttpTracing(app: FastifyInstance, options: HttpTracingOp
   const untraced = new Set([...UNTRACED_PATHS, ...(options.untracedPaths ?? [])]);
   app.decorateRequest('requestTrace', null);
 
-  // The handler runs in the span's context whatever happened between (body parsing runs on stream
-  // events, outside any context): wrap every route handler.
+  // The handler runs in the span's context whatever happened between (body parsing on stream events, a
+  // hook that continued from a pooled callback): wrap every route handler.
   app.addHook('onRoute', (route: RouteOptions) => {
     if (untraced.has(route.url)) return;
     const handler = route.handler;
@@ -119,29 +124,18 @@ export function registerHttpTracing(app: FastifyInstance, options: HttpTracingOp
     context.with(traced.context, done);
   });
 
-  // After the body is parsed: the validation and pre-handler hooks of every plugin run in the context.
-  const reenter = (req: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+  // Callback-style hooks (no promise per request), and only these two besides onRequest: with tracing
+  // off every hook fastify runs is the cost of tracing. A request the client abandoned, or that the
+  // server's request timeout cut, never sees onResponse; its span ends in onRequestAbort.
+  app.addHook('onResponse', (req, reply, done) => {
     const traced = req.requestTrace;
-    if (traced === null) return done();
-    context.with(traced.context, done);
-  };
-  app.addHook('preValidation', reenter);
-
-  app.addHook('onResponse', async (req, reply) => {
-    const traced = req.requestTrace;
-    if (traced === null || traced.ended) return;
-    finish(traced, reply.statusCode, undefined);
+    if (traced !== null && !traced.ended) finish(traced, reply.statusCode, undefined);
+    done();
   });
-  // A request the client abandoned or the server timed out may never see onResponse.
-  app.addHook('onRequestAbort', async (req) => {
+  app.addHook('onRequestAbort', (req, done) => {
     const traced = req.requestTrace;
-    if (traced === null || traced.ended) return;
-    finish(traced, undefined, 'aborted');
-  });
-  app.addHook('onTimeout', async (req) => {
-    const traced = req.requestTrace;
-    if (traced === null || traced.ended) return;
-    finish(traced, undefined, 'timeout');
+    if (traced !== null && !traced.ended) finish(traced, undefined, 'aborted');
+    done();
   });
 }
 

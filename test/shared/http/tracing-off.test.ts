@@ -4,13 +4,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { trace } from '@opentelemetry/api';
 import { createHttpApp } from '../../../src/shared/http/create-app.js';
-import { serverSpanOf } from '../../../src/shared/http/tracing.js';
+import { serverSpanOf, tracerProviderRegistered } from '../../../src/shared/http/tracing.js';
 import { createLogger } from '../../../src/shared/log/logger.js';
 import { LogCapture } from '../../helpers/capture.js';
 
 test('with no provider registered, requests work and spans do not record', async () => {
   const { logger } = createLogger({ level: 'info', destination: new LogCapture() });
+  // Forced on: the hooks run with the API's no-op tracer.
   const app = createHttpApp({
+    tracing: true,
     logger,
     bodyLimitBytes: 4096,
     requestTimeoutMs: 5000,
@@ -34,4 +36,38 @@ test('with no provider registered, requests work and spans do not record', async
   assert.equal(recording, false);
   // No propagator registered either: the incoming trace is not even parsed.
   assert.notEqual(traceId, '4bf92f3577b34da6a3ce929d0e0e4736');
+});
+
+test('with no provider registered (by default) or tracing: false, no tracing hook is registered at all', async () => {
+  const { logger } = createLogger({ level: 'info', destination: new LogCapture() });
+  const app = createHttpApp({
+    logger,
+    bodyLimitBytes: 4096,
+    requestTimeoutMs: 5000,
+    keepAliveTimeoutMs: 5000,
+    tracing: false,
+  });
+  let slot: unknown = 'unset';
+  app.get('/y', async (req) => {
+    slot = (req as unknown as Record<string, unknown>)['requestTrace'];
+    return { ok: true };
+  });
+  assert.equal((await app.inject({ url: '/y' })).statusCode, 200);
+  await app.close();
+  assert.equal(slot, undefined);
+  assert.equal(tracerProviderRegistered(), false);
+  const byDefault = createHttpApp({
+    logger,
+    bodyLimitBytes: 4096,
+    requestTimeoutMs: 5000,
+    keepAliveTimeoutMs: 5000,
+  });
+  slot = 'unset';
+  byDefault.get('/y', async (req) => {
+    slot = (req as unknown as Record<string, unknown>)['requestTrace'];
+    return { ok: true };
+  });
+  assert.equal((await byDefault.inject({ url: '/y' })).statusCode, 200);
+  await byDefault.close();
+  assert.equal(slot, undefined);
 });

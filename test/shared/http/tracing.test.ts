@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { createHttpApp } from '../../../src/shared/http/create-app.js';
-import { serverSpanOf } from '../../../src/shared/http/tracing.js';
+import { serverSpanOf, tracerProviderRegistered } from '../../../src/shared/http/tracing.js';
 import { createLogger } from '../../../src/shared/log/logger.js';
 import { LogCapture } from '../../helpers/capture.js';
 import { parentIdOf, recordSpans, type SpanRecorder } from '../../helpers/span-recorder.js';
@@ -34,6 +34,8 @@ function build() {
 
 test('the incoming traceparent becomes the parent; the name is the route template, never the raw path', async () => {
   recorder.reset();
+  // A provider is registered (before()): createHttpApp turns the server spans on by default.
+  assert.equal(tracerProviderRegistered(), true);
   const app = build();
   let active: string | undefined;
   let fromRequest: string | undefined;
@@ -203,4 +205,35 @@ test('a hook that continues outside the request context (as pooled callbacks do)
     server.spanContext().spanId,
     'the onRoute wrapper re-enters the span context',
   );
+});
+
+test('a request the client abandons ends its span as aborted (it never sees onResponse)', async () => {
+  recorder.reset();
+  const app = build();
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let started: () => void = () => undefined;
+  const inHandler = new Promise<void>((resolve) => (started = resolve));
+  app.get('/slow', async () => {
+    started();
+    await held;
+    return { ok: true };
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  assert.ok(address && typeof address === 'object');
+  const client = request({ host: '127.0.0.1', port: address.port, path: '/slow' });
+  client.on('error', () => undefined);
+  client.end();
+  await inHandler;
+  client.destroy();
+  // The abort hook runs when the server sees the connection close.
+  for (let i = 0; i < 200 && recorder.spans().length === 0; i += 1)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  release();
+  await app.close();
+  const spans = recorder.spans().filter((s) => s.name === 'GET /slow');
+  assert.equal(spans.length, 1, 'ended once, not again when the handler finished');
+  assert.equal(spans[0]?.attributes['error.type'], 'aborted');
+  assert.equal(spans[0]?.status.code, SpanStatusCode.ERROR);
 });
