@@ -278,6 +278,17 @@ test('one tools/call traced across gateway and payment service: one trace, the t
       lines.some((l) => l.trace_id === traceId && l.span_id === http.spanId),
       'a log line of the call carries its trace_id',
     );
+    // The payment service's access line names the same trace and its own server span.
+    const paymentLines = payments.output.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.ok(
+      paymentLines.some(
+        (l) => l.msg === 'request' && l.trace_id === traceId && l.span_id === served.spanId,
+      ),
+      "the payment service's access line carries the call's trace_id and its server span's id",
+    );
   } finally {
     await receiver.close();
     await quiet.close();

@@ -26,8 +26,6 @@ import { acceptsBoth, originAllowed } from './origin.js';
 import { DEFAULT_HEADERLESS_VERSION, type JsonRpcResponse } from './protocol.js';
 import { encodeWithRaw } from './raw-json.js';
 import { revisionOf } from './revision.js';
-import { traceFields } from '../../shared/log/logger.js';
-import { tracingEnabled } from '../../shared/telemetry/tracing.js';
 import {
   STEP,
   annotateStep,
@@ -98,8 +96,6 @@ export async function registerMcpEndpoint(
       if (!parsed.ok) return send(reply, errorResponse(null, parsed.error));
       const { body } = parsed;
       annotateMessage(req, body);
-      // The access line names the request's trace (the HTTP request's span, active here).
-      if (tracingEnabled()) addLogFields(req, traceFields());
 
       // 3. identify (a single message's admission, inside its span; a batch's, inside the request's)
       if (!Array.isArray(body)) {

@@ -11,6 +11,7 @@ import {
   type FastifyRequest,
 } from 'fastify';
 import { levelValue, type RawLineWriter } from '../log/logger.js';
+import { serverSpanOf } from './tracing.js';
 
 const INFO = levelValue('info');
 
@@ -48,6 +49,13 @@ export class AccessLogController extends LogController {
     reply: FastifyReply,
   ): void {
     const ms = Math.round(reply.elapsedTime * 1000) / 1000;
+    // Every traced request's line names its trace: the ids of the request's server span (tracing set up;
+    // a non-sampled span's ids too, since they still join the line to the caller's traceparent).
+    const span = serverSpanOf(req);
+    if (span !== undefined && req.logFields?.trace_id === undefined) {
+      const { traceId, spanId } = span.spanContext();
+      addLogFields(req, { trace_id: traceId, span_id: spanId });
+    }
     if (!error && this.writer !== undefined) {
       if (levelValue(req.log.level) <= INFO) this.write(this.writer, req, reply.statusCode, ms);
       return;
