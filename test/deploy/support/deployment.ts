@@ -134,7 +134,14 @@ export class Deployment {
       try {
         const { stdout } = await run(
           'redis-cli',
-          ['-p', String(this.port(sentinel)), '--raw', 'SENTINEL', 'get-master-addr-by-name', 'toolgate'],
+          [
+            '-p',
+            String(this.port(sentinel)),
+            '--raw',
+            'SENTINEL',
+            'get-master-addr-by-name',
+            'toolgate',
+          ],
           { timeout: 2000 },
         );
         const port = Number(stdout.trim().split('\n')[1]);
@@ -146,8 +153,13 @@ export class Deployment {
     return undefined;
   }
 
-  async paymentsQuery<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> {
-    const client = new pg.Client({ connectionString: this.databaseUrlFor(`${this.dbPrefix}_payments`) });
+  async paymentsQuery<T extends pg.QueryResultRow>(
+    sql: string,
+    params: unknown[] = [],
+  ): Promise<T[]> {
+    const client = new pg.Client({
+      connectionString: this.databaseUrlFor(`${this.dbPrefix}_payments`),
+    });
     await client.connect();
     try {
       return (await client.query<T>(sql, params)).rows;

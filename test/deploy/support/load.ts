@@ -47,10 +47,15 @@ class McpClient {
 
   async rpc(method: string, params?: unknown): Promise<RpcOutcome> {
     const sentAt = Date.now();
-    const done = (outcome: Sample['outcome'], detail?: string, result?: Record<string, unknown>) => {
+    const done = (
+      outcome: Sample['outcome'],
+      detail?: string,
+      result?: Record<string, unknown>,
+    ) => {
       const sample: Sample = {
         client: this.name,
-        method: method === 'tools/call' ? `tools/call ${(params as { name: string }).name}` : method,
+        method:
+          method === 'tools/call' ? `tools/call ${(params as { name: string }).name}` : method,
         sentAt,
         ms: Date.now() - sentAt,
         outcome,
@@ -82,7 +87,7 @@ class McpClient {
       };
       if (body.error) return done('error', `rpc ${body.error.code}`);
       if (body.result?.isError === true)
-        return done('error', `tool: ${(body.result.content?.[0]?.text ?? '').slice(0, 60)}`);
+        return done('error', `tool: ${(body.result.content?.[0]?.text ?? '').slice(0, 400)}`);
       return done('ok', undefined, body.result);
     } catch (error) {
       return done('error', (error as Error).name);
@@ -186,11 +191,13 @@ export class Load {
           };
           const giveUpAt = Date.now() + giveUpMs;
           for (;;) {
-            const outcome = await client.rpc('tools/call', { name: 'createPayment', arguments: args });
+            const outcome = await client.rpc('tools/call', {
+              name: 'createPayment',
+              arguments: args,
+            });
             const id = (
               outcome.result?.structuredContent as
-                | { paymentInstructionReference?: { identification?: string } }
-                | undefined
+                { paymentInstructionReference?: { identification?: string } } | undefined
             )?.paymentInstructionReference?.identification;
             if (outcome.sample.outcome === 'ok' && id) {
               this.acknowledged.push({ idempotencyKey: key, paymentId: id });
