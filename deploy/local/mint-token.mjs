@@ -11,7 +11,10 @@ if (!sub) {
 }
 const run = process.env.TOOLGATE_DEPLOY_RUN_DIR ?? join(import.meta.dirname, '..', '.run');
 const publicUrl = readFileSync(join(run, 'public-url'), 'utf8').trim();
-const key = await importPKCS8(readFileSync(join(run, 'secrets', 'jwt-private.pem'), 'utf8'), 'ES256');
+const key = await importPKCS8(
+  readFileSync(join(run, 'secrets', 'jwt-private.pem'), 'utf8'),
+  'ES256',
+);
 const token = await new SignJWT({})
   .setProtectedHeader({ alg: 'ES256', kid: 'deploy-local' })
   .setIssuer('https://idp.deploy.invalid')
