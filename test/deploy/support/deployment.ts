@@ -118,6 +118,24 @@ export class Deployment {
     return Number(line?.split(',')[scur] ?? 0);
   }
 
+  /**
+   * Rate-limit decisions the gateway replicas made without Redis (`source="fallback"` in
+   * toolgate_ratelimit_decisions_total), summed over the replicas' /metrics since each started.
+   */
+  async fallbackDecisions(): Promise<number> {
+    let total = 0;
+    for (const gateway of ['gateway-1', 'gateway-2', 'gateway-3'] as const) {
+      const text = await (await fetch(`http://127.0.0.1:${this.port(gateway)}/metrics`)).text();
+      for (const line of text.split('\n'))
+        if (
+          line.startsWith('toolgate_ratelimit_decisions_total{') &&
+          line.includes('source="fallback"')
+        )
+          total += Number(line.split(' ').pop());
+    }
+    return total;
+  }
+
   pid(part: string): number {
     return Number(readFileSync(join(this.runDir, 'pids', `${part}.pid`), 'utf8').trim());
   }
