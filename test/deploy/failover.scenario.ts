@@ -239,6 +239,9 @@ test(
         ],
       ];
       printTable(samples, windows, checks, quota);
+      console.log(
+        `Gateway rate-limit decisions by fallback before the Redis fault: ${fallbackBeforeFault}`,
+      );
       for (const [name, ok, value] of checks) assert.ok(ok, `${name}: ${value}`);
       // The failures where they are expected are reported, not asserted; but the run must have done work.
       assert.ok(samples.length > 1000, `only ${samples.length} requests were sent`);
