@@ -103,6 +103,13 @@ export const GatewaySchema = Type.Object(
             'serve Prometheus metrics (process, MCP requests and tool calls, rate limiter) at `path`',
         }),
         path: Type.String({ pattern: '^/[A-Za-z0-9/_.-]{0,127}$', default: '/metrics' }),
+        subscriptionLabels: Type.Integer({
+          minimum: 0,
+          maximum: 10_000,
+          default: 100,
+          description:
+            'how many distinct subscription ids label the per-subscription metrics (the first seen since start); later ones count as "other"; 0 turns those metrics off',
+        }),
       },
       { additionalProperties: false, default: {} },
     ),
@@ -136,6 +143,17 @@ export const PaymentsSchema = Type.Object(
     publicUrl: Type.Optional(Type.String({ pattern: '^https?://' })),
     ...HttpLimits,
     database: databaseSchema({ sqlitePath: 'payments.db', schema: 'toolgate_payments' }),
+    metrics: Type.Object(
+      {
+        enabled: Type.Boolean({
+          default: true,
+          description:
+            'serve Prometheus metrics (process, HTTP requests by route, execution engine lag and runs) at `path`',
+        }),
+        path: Type.String({ pattern: '^/[A-Za-z0-9/_.-]{0,127}$', default: '/metrics' }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     ...PaymentsServiceProperties,
     ...PaymentsFeesProperties,
     ...PaymentsWebhooksProperties,

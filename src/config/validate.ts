@@ -3,6 +3,7 @@
 import type { ErrorObject } from 'ajv';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { createAjv } from '../shared/json-schema/ajv.js';
+import { maskSecret, maskUrlPassword } from '../shared/log/mask.js';
 import { ConfigError } from './errors.js';
 
 const ajv = createAjv({ useDefaults: true });
@@ -59,7 +60,18 @@ function valueAt(root: unknown, pointer: string): unknown {
   return node;
 }
 
-function show(value: unknown): string {
+/** Keys whose values are secrets: a rejected value there is shown masked (…1234), never in full. */
+const SECRET_KEY = /(secret|password|token|pepper|apikey|api-key|privatekey|credential)/i;
+
+/**
+ * A rejected value as the message shows it: secrets masked, and a URL's password masked wherever it
+ * appears (a store URL that fails the schema still carries its credentials).
+ */
+function show(value: unknown, key: string): string {
+  if (typeof value === 'string') {
+    if (SECRET_KEY.test(key.replace(/[._]/g, ''))) return JSON.stringify(maskSecret(value));
+    if (/:\/\/\S*@/.test(value)) value = maskUrlPassword(value);
+  }
   const text = JSON.stringify(value);
   if (text === undefined) return String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
@@ -76,10 +88,10 @@ function describe(error: ErrorObject, root: unknown): string {
     case 'const':
     case 'enum': {
       const allowed = allowedValues(error);
-      return `${key}: ${show(valueAt(root, error.instancePath))} is invalid: expected ${allowed}`;
+      return `${key}: ${show(valueAt(root, error.instancePath), key)} is invalid: expected ${allowed}`;
     }
     default:
-      return `${key}: ${show(valueAt(root, error.instancePath))} is invalid: ${error.message ?? 'rejected'}`;
+      return `${key}: ${show(valueAt(root, error.instancePath), key)} is invalid: ${error.message ?? 'rejected'}`;
   }
 }
 

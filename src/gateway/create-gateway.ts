@@ -112,10 +112,24 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
   };
   try {
     const metrics = gateway.metrics.enabled
-      ? createGatewayMetrics(gateway.metrics.path, gateway.mcp.path)
+      ? createGatewayMetrics({
+          path: gateway.metrics.path,
+          mcpPath: gateway.mcp.path,
+          subscriptionLabels: gateway.metrics.subscriptionLabels,
+        })
       : undefined;
     if (metrics) closers.push(() => metrics.close());
-    const identity = await openLiveIdentity(config, logger, stores.db, settings);
+    metrics?.approvals.watch(stores.db);
+    const identity = await openLiveIdentity(config, logger, stores.db, settings, {
+      onLoaded: () => metrics?.identityKeys.refreshed('ok'),
+      onError: (error) => {
+        metrics?.identityKeys.refreshed('failed');
+        logger.warn(
+          { code: error.code, reason: error.message },
+          'identity provider keys could not be refreshed',
+        );
+      },
+    });
     closers.push(() => identity.close());
     const governor = await openLiveGovernor({
       db: stores.db,
@@ -176,6 +190,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     });
     if (federation) closers.push(() => federation.close());
     if (federation) app.decorate('federation', federation);
+    if (federation) metrics?.circuits.watch(() => federation.upstreams.values());
     const directory = new ToolDirectory(
       catalogue,
       configured.configApproved,

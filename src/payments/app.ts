@@ -18,6 +18,7 @@ import { bankDetailsRoutes } from './routes/bank-details.js';
 import { DirectoryStore } from './directory/store.js';
 import { RateSource } from './usecases/rates.js';
 import { directoryModes } from '../config/payments-directory.js';
+import { createPaymentsMetrics, type PaymentsMetrics } from './metrics.js';
 
 export const PAYMENT_ORDER_BASE_PATH = '/payments/payment-order/v1';
 export const ACCOUNTS_BASE_PATH = '/accounts/v1';
@@ -28,6 +29,8 @@ export interface PaymentsAppOptions {
   readonly db: Database;
   /** Clock (tests pin it); defaults to the system clock. */
   readonly now?: () => Date;
+  /** Called with the metrics built for `payments.metrics` (the service counts its engine's runs there). */
+  readonly onMetrics?: (metrics: PaymentsMetrics) => void;
 }
 
 export async function buildPaymentsApp(options: PaymentsAppOptions): Promise<FastifyInstance> {
@@ -64,6 +67,17 @@ export async function buildPaymentsApp(options: PaymentsAppOptions): Promise<Fas
     directoryModes: directoryModes(config.payments.directory),
   };
   const accountsCtx: PaymentsContext = { ...ctx, validator: createOperationValidator(accounts) };
+  if (config.payments.metrics.enabled) {
+    const metrics = createPaymentsMetrics({
+      path: config.payments.metrics.path,
+      db,
+      fees: config.payments.fees,
+      now,
+    });
+    metrics.register(app);
+    app.addHook('onClose', async () => metrics.close());
+    options.onMetrics?.(metrics);
+  }
 
   const purge = setInterval(() => {
     idempotency

@@ -12,6 +12,7 @@ import { startEngineRunner, type EngineRunner } from './engine/runner.js';
 import { RateSource } from './usecases/rates.js';
 import type { Database } from '../shared/db/types.js';
 import { DeliveryWorker } from './notifications/delivery-worker.js';
+import type { EngineMetrics, PaymentsMetrics } from './metrics.js';
 
 export async function openPaymentsService(config: FrozenConfig, logger: Logger): Promise<Service> {
   const log = logger.child({ service: 'payments' });
@@ -20,9 +21,15 @@ export async function openPaymentsService(config: FrozenConfig, logger: Logger):
     await runMigrations(db, 'payments', paymentMigrations);
     await runMigrations(db, 'bank-directory', directoryMigrations);
     if (config.payments.bankLookup.loadSampleOnStart) await loadSampleIfEmpty(db);
-    const app = await buildPaymentsApp({ config, logger: log, db });
+    let metrics: PaymentsMetrics | undefined;
+    const app = await buildPaymentsApp({
+      config,
+      logger: log,
+      db,
+      onMetrics: (built) => (metrics = built),
+    });
     const engine = config.payments.engine.enabled
-      ? startServiceEngine(config, db, log.child({ component: 'engine' }))
+      ? startServiceEngine(config, db, log.child({ component: 'engine' }), metrics?.engine)
       : undefined;
     // Status notifications: every replica runs a delivery worker (claims are leased), stopped before the
     // database closes.
@@ -49,7 +56,12 @@ export async function openPaymentsService(config: FrozenConfig, logger: Logger):
 }
 
 /** The execution engine of `payments.engine`, polling on the system clock, logging what it did. */
-function startServiceEngine(config: FrozenConfig, db: Database, log: Logger): EngineRunner {
+function startServiceEngine(
+  config: FrozenConfig,
+  db: Database,
+  log: Logger,
+  metrics: EngineMetrics | undefined,
+): EngineRunner {
   const rates = new RateSource(config.payments.fees.rates, (err, file) =>
     log.warn({ err, file }, 'rate file unreadable; the last good rates stay in use'),
   );
@@ -61,9 +73,13 @@ function startServiceEngine(config: FrozenConfig, db: Database, log: Logger): En
     pollIntervalMs: config.payments.engine.pollIntervalMs,
     now: () => new Date(),
     onReport: (report) => {
+      metrics?.ran(report);
       for (const step of report.steps) log.info(step, 'payment transition');
       for (const failure of report.failures) log.error(failure, 'payment transition failed');
     },
-    onError: (err) => log.error({ err }, 'engine run failed'),
+    onError: (err) => {
+      metrics?.failed();
+      log.error({ err }, 'engine run failed');
+    },
   });
 }

@@ -120,6 +120,33 @@ for (const [name, content, expected] of INVALID) {
   });
 }
 
+// Security first (README Standards): a rejected store URL or secret never appears in full in the one-line
+// error a process prints at startup; the URL's password and secret values are masked as the logs mask them.
+test('an invalid store URL or secret is named but its password and value are masked', () => {
+  const url = errorOf(() =>
+    loadConfig({
+      configPath: tempFile('bad-url.yaml', 'environment: development\n'),
+      env: { DATABASE_URL: 'mysql://app:SuperSecretPassw0rd@db.example:3306/x' },
+    }),
+  );
+  assert.match(
+    url.message,
+    /gateway\.database\.url: "mysql:\/\/app:%E2%80%A6@db\.example:3306\/x" is invalid/,
+  );
+  assert.equal(url.message.includes('SuperSecretPassw0rd'), false, url.message);
+  const noUser = errorOf(() =>
+    loadConfig({
+      configPath: tempFile(
+        'bad-url-2.yaml',
+        'gateway:\n  database:\n    url: "ftp://:SuperSecretPassw0rd@h1:1,h2:2/x"\n',
+      ),
+      env: {},
+    }),
+  );
+  assert.equal(noUser.message.includes('SuperSecretPassw0rd'), false, noUser.message);
+  assert.match(noUser.message, /gateway\.database\.url: .* is invalid/);
+});
+
 test("a relative dataDir from the file is taken from the file's folder; TOOLGATE_DATA_DIR from the working directory", () => {
   const file = tempFile('with-data-dir.yaml', 'dataDir: state\n');
   assert.equal(loadConfig({ configPath: file, env: {} }).dataDir, join(dirname(file), 'state'));

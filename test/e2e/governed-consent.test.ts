@@ -19,7 +19,12 @@ import { chromium, type BrowserContext } from 'playwright-core';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { chromiumArgs, ensureChromium, freshProfile } from '../helpers/chromium.js';
+import {
+  BROWSER_ACTION_TIMEOUT_MS,
+  chromiumArgs,
+  ensureChromium,
+  freshProfile,
+} from '../helpers/chromium.js';
 import { demoForFile } from '../helpers/process.js';
 import { rpc } from '../helpers/mcp-http.js';
 import { pythonWithMcp } from '../helpers/python.js';
@@ -49,7 +54,7 @@ async function browserFor(): Promise<BrowserContext> {
     args: chromiumArgs(),
     headless: true,
   });
-  context.setDefaultTimeout(20000);
+  context.setDefaultTimeout(BROWSER_ACTION_TIMEOUT_MS);
   return context;
 }
 

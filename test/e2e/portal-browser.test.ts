@@ -15,7 +15,12 @@ import { join } from 'node:path';
 import Provider from 'oidc-provider';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { chromiumArgs, ensureChromium, freshProfile } from '../helpers/chromium.js';
+import {
+  BROWSER_ACTION_TIMEOUT_MS,
+  chromiumArgs,
+  ensureChromium,
+  freshProfile,
+} from '../helpers/chromium.js';
 import { finished, spawnCli, waitForSummary } from '../helpers/process.js';
 import { rpc } from '../helpers/mcp-http.js';
 
@@ -166,8 +171,8 @@ describe('portal in a real browser', { skip }, () => {
       });
     adminContext = await launch();
     devContext = await launch();
-    adminContext.setDefaultTimeout(15000);
-    devContext.setDefaultTimeout(15000);
+    adminContext.setDefaultTimeout(BROWSER_ACTION_TIMEOUT_MS);
+    devContext.setDefaultTimeout(BROWSER_ACTION_TIMEOUT_MS);
     const origin = new URL(summary.adminUrl).origin;
     await devContext.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
     admin = adminContext.pages()[0] ?? (await adminContext.newPage());
@@ -526,7 +531,7 @@ describe('portal in a real browser', { skip }, () => {
       headless: true,
     });
     try {
-      rootContext.setDefaultTimeout(15000);
+      rootContext.setDefaultTimeout(BROWSER_ACTION_TIMEOUT_MS);
       const root = rootContext.pages()[0] ?? (await rootContext.newPage());
       await root.goto(`${summary.portalUrl}auth/oidc`);
       await root.locator('input[name="login"]').fill('root');

@@ -5,7 +5,12 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { chromiumArgs, ensureChromium, freshProfile } from '../helpers/chromium.js';
+import {
+  BROWSER_ACTION_TIMEOUT_MS,
+  chromiumArgs,
+  ensureChromium,
+  freshProfile,
+} from '../helpers/chromium.js';
 import {
   TOUR_PAGES,
   overflowOf,
@@ -34,7 +39,7 @@ describe('portal pages fit the screen (issue 27)', { skip }, () => {
       headless: true,
       viewport: { width: 1280, height: 900 },
     });
-    context.setDefaultTimeout(15000);
+    context.setDefaultTimeout(BROWSER_ACTION_TIMEOUT_MS);
     page = context.pages()[0] ?? (await context.newPage());
   });
 

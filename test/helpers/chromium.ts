@@ -35,3 +35,10 @@ export function chromiumArgs(): string[] {
 export function freshProfile(): string {
   return mkdtempSync(join(tmpdir(), 'toolgate-chromium-'));
 }
+
+/**
+ * How long one browser action (click, navigation, wait) may wait before failing. Generous on purpose: a
+ * loaded 2-core CI machine renders slowly, and the bound only decides when a hung page is reported, never
+ * what the test asserts.
+ */
+export const BROWSER_ACTION_TIMEOUT_MS = 45_000;

@@ -148,6 +148,7 @@ export async function openLiveIdentity(
   logger: Logger,
   db: Database,
   settings: IdentitySettings = resolveIdentitySettings(config),
+  verifierDeps?: JwtVerifierDeps,
 ): Promise<LiveIdentityProvider> {
   const identity = new LiveIdentityProvider({
     stored: new IdpSettingsReader(db),
@@ -156,6 +157,7 @@ export async function openLiveIdentity(
     defaultMaxTokenLifetimeSeconds: config.resolved.defaultMaxTokenLifetimeSeconds,
     refreshMs: config.gateway.auth.settingsRefreshMs,
     logger,
+    verifierDeps,
   });
   await identity.start();
   return identity;

@@ -95,6 +95,8 @@ export interface UpstreamMcp {
   onNotification(listener: (notification: UpstreamNotification) => void): () => void;
   /** Whether the circuit breaker is open now (calls are refused without trying). */
   readonly circuitOpen: boolean;
+  /** The breaker's state for /metrics (absent: read from `circuitOpen`, closed or open). */
+  readonly circuitState?: 'closed' | 'half-open' | 'open';
   close(): Promise<void>;
 }
 

@@ -131,6 +131,15 @@ export class McpUpstreamClient implements UpstreamMcp {
     return this.#breaker.state === 'open' && this.#now() - this.#openedAt < this.#cooldownMs;
   }
 
+  /**
+   * The breaker as /metrics reports it: `open` while calls are refused, `half-open` once the cooldown has
+   * run out (the next call is the probe) or while the probe is out, else `closed`.
+   */
+  get circuitState(): BreakerState {
+    const state = this.#breaker.state;
+    return state === 'open' && !this.circuitOpen ? 'half-open' : state;
+  }
+
   async server(options: UpstreamRequestOptions = {}): Promise<UpstreamServer> {
     return (await this.#negotiate(options)).server;
   }

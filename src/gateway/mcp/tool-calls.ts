@@ -101,7 +101,11 @@ export class ToolCalls {
     version: string,
     trace: CallTrace = {},
   ): Promise<CallAnswer> {
-    trace.annotate?.({ tool: tool.name, backend: tool.backend });
+    trace.annotate?.({
+      tool: tool.name,
+      backend: tool.backend,
+      subscription: caller.subscription.id,
+    });
     const result =
       tool.mcp !== undefined && tool.operation === undefined
         ? await this.callUpstream(caller, tool, params, version, trace)

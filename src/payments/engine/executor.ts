@@ -59,7 +59,8 @@ export interface EngineReport {
   readonly failures: readonly { paymentId: string; message: string }[];
 }
 
-const ACTIVE = ['INITIATED', 'SCHEDULED', 'PENDING', 'CONFIRMED'] as const;
+/** The statuses a payment can still move from (the engine's candidates; its lag metric reads them too). */
+export const ACTIVE = ['INITIATED', 'SCHEDULED', 'PENDING', 'CONFIRMED'] as const;
 /** A run stops after this many rounds even when transitions keep becoming due (open-ended orders). */
 const MAX_ROUNDS = 100_000;
 

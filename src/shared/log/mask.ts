@@ -21,6 +21,6 @@ export function maskUrlPassword(url: string): string {
     if (parsed.password) parsed.password = '…';
     return parsed.toString();
   } catch {
-    return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:…@');
+    return url.replace(/\/\/([^:/@\s]*):[^@\s]*@/g, '//$1:…@');
   }
 }

@@ -12,7 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt } from 'jose';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { chromiumArgs, ensureChromium, freshProfile } from '../../helpers/chromium.js';
+import {
+  BROWSER_ACTION_TIMEOUT_MS,
+  chromiumArgs,
+  ensureChromium,
+  freshProfile,
+} from '../../helpers/chromium.js';
 import { finished, spawnCli, waitForSummary } from '../../helpers/process.js';
 import { openSqlite } from '../../../src/shared/db/sqlite.js';
 import type { Database } from '../../../src/shared/db/types.js';
@@ -60,7 +65,7 @@ describe('the approval page in a real browser', { skip }, () => {
       headless: true,
       viewport: { width: 1200, height: 900 },
     });
-    context.setDefaultTimeout(15000);
+    context.setDefaultTimeout(BROWSER_ACTION_TIMEOUT_MS);
     contexts.push(context);
     return context.pages()[0] ?? (await context.newPage());
   };

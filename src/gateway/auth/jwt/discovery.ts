@@ -31,6 +31,8 @@ export interface RemoteKeySetOptions {
   clock?: () => number;
   /** Called with every refresh failure (messages carry no secrets), e.g. for logging. */
   onError?: (error: AuthError) => void;
+  /** Called after every successful refresh (discovery document and JWKS fetched and read). */
+  onLoaded?: () => void;
 }
 
 export interface RemoteKeySet extends KeySource {
@@ -75,6 +77,7 @@ export function createRemoteKeySet(options: RemoteKeySetOptions): RemoteKeySet {
       const jwks = await fetchJson(await resolveJwksUrl(), 'JWKS', fetchOptions);
       keys = createLocalJWKSet(publicKeySet(jwks));
       fetchedAt = clock();
+      options.onLoaded?.();
     } catch (err) {
       const error =
         err instanceof AuthError

@@ -11,6 +11,7 @@ export interface KeySourceDeps {
   fetch?: FetchFn;
   clock?: () => number;
   onError?: (error: AuthError) => void;
+  onLoaded?: () => void;
 }
 
 export function createKeySource(config: JwtConfig, deps: KeySourceDeps = {}): KeySource {

@@ -23,6 +23,8 @@ export interface JwtVerifierDeps {
   /** Replaces the configured key sources (tests, or a gateway sharing one key set). */
   keySource?: KeySource;
   onError?: (error: AuthError) => void;
+  /** Called after every successful refresh of the provider's keys (metrics). */
+  onLoaded?: () => void;
 }
 
 export interface JwtVerifier {
