@@ -150,7 +150,7 @@ start_haproxy() {
 
 start_prometheus() {
   # deploy/prometheus/prometheus.yml with this run's ports (offsets from 18000) and its rule files by path.
-  perl -pe "s/127\\.0\\.0\\.1:18(\\d\\d\\d)/'127.0.0.1:'.($BASE+\$1)/ge; s#'alerts\\*\\.yml'#'$DEPLOY_DIR/prometheus/alerts*.yml'#" \
+  perl -pe "s/127\\.0\\.0\\.1:18(\\d\\d\\d)/'127.0.0.1:'.($BASE+\$1)/ge; s#'(alerts[^']*\\.yml)'#'$DEPLOY_DIR/prometheus/\$1'#g" \
     "$DEPLOY_DIR/prometheus/prometheus.yml" >"$RUN_DIR/prometheus.yml"
   mkdir -p "$RUN_DIR/prometheus"
   launch prometheus prometheus --config.file="$RUN_DIR/prometheus.yml" \

@@ -136,6 +136,15 @@ export class Deployment {
     return total;
   }
 
+  /** Prometheus's scrape targets as `job instance health`. */
+  async scrapeTargets(): Promise<string[]> {
+    const response = await fetch(`http://127.0.0.1:${this.port('prometheus')}/api/v1/targets`);
+    const body = (await response.json()) as {
+      data: { activeTargets: { labels: { job: string; instance: string }; health: string }[] };
+    };
+    return body.data.activeTargets.map((t) => `${t.labels.job} ${t.labels.instance} ${t.health}`);
+  }
+
   pid(part: string): number {
     return Number(readFileSync(join(this.runDir, 'pids', `${part}.pid`), 'utf8').trim());
   }
