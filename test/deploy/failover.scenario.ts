@@ -105,6 +105,16 @@ test(
       // Above it: two loops of pings, well over 500 a minute.
       const quotaClient = await load.overQuota('quota-1', 40, 2);
       await sleep(5000);
+      // Prometheus scrapes every replica and HAProxy (scrape interval 5 s).
+      let targets: string[] = [];
+      await until(
+        'every Prometheus target up',
+        async () => {
+          targets = await deployment.scrapeTargets();
+          return targets.length === 7 && targets.every((t) => t.endsWith(' up'));
+        },
+        20_000,
+      ).catch(() => assert.fail(`Prometheus targets: ${targets.join('; ')}`));
 
       const fault = async (name: string, act: () => Promise<void>): Promise<FaultWindow> => {
         const window: FaultWindow = { name, start: Date.now(), end: 0, note: '' };
