@@ -51,7 +51,9 @@ toolgate_env() {
   export TOOLGATE_DEPLOY_PAYMENTS_URL="http://127.0.0.1:$TG_LB_PAYMENTS_PORT"
   export TOOLGATE_DEPLOY_GATEWAY_DATABASE_URL="$(database_url_for "${DB_PREFIX}_gateway")"
   export TOOLGATE_DEPLOY_PAYMENTS_DATABASE_URL="$(database_url_for "${DB_PREFIX}_payments")"
-  export TOOLGATE_DEPLOY_REDIS_URL="${TOOLGATE_DEPLOY_REDIS_URL:-redis://127.0.0.1:$REDIS_PRIMARY_PORT}"
+  # Through the sentinels: the gateways follow whichever node they promote.
+  local sentinels="127.0.0.1:$SENTINEL_1_PORT,127.0.0.1:$SENTINEL_2_PORT,127.0.0.1:$SENTINEL_3_PORT"
+  export TOOLGATE_DEPLOY_REDIS_URL="${TOOLGATE_DEPLOY_REDIS_URL:-redis+sentinel://$sentinels/$REDIS_MASTER_NAME}"
   export TOOLGATE_DEPLOY_KEY_PEPPER="$(cat "$secrets/key-pepper")"
   export TOOLGATE_DEPLOY_REQUEST_STATE_SECRET="$(cat "$secrets/request-state-secret")"
   export TOOLGATE_DEPLOY_IDENTITY_SECRET="$(cat "$secrets/identity-secret")"

@@ -1,5 +1,6 @@
 // Secret values found in the configuration, registered with the log scrubber so they never reach a log.
 import type { FrozenConfig } from '../config/schema.js';
+import { redisUrlSecrets } from '../shared/redis-url.js';
 
 export function configuredSecrets(config: FrozenConfig): string[] {
   const secrets = [...config.secrets];
@@ -31,11 +32,7 @@ export function configuredSecrets(config: FrozenConfig): string[] {
   if (requestStateSecret !== undefined) secrets.push(requestStateSecret);
   const webhook = config.gateway.governance.approvals.webhook;
   if (webhook !== undefined) secrets.push(webhook.secret);
-  for (const url of [
-    config.gateway.database.url,
-    config.payments.database.url,
-    config.gateway.redis.url,
-  ]) {
+  for (const url of [config.gateway.database.url, config.payments.database.url]) {
     if (url === undefined) continue;
     try {
       const password = decodeURIComponent(new URL(url).password);
@@ -44,5 +41,8 @@ export function configuredSecrets(config: FrozenConfig): string[] {
       // A malformed URL is reported by the store when it connects.
     }
   }
+  // Redis URLs may carry two passwords (the data nodes' and, for Sentinel, `sentinelPassword=`).
+  for (const url of [config.gateway.redis.url, config.gateway.rateLimit.redis.url])
+    if (url !== undefined) secrets.push(...redisUrlSecrets(url));
   return secrets;
 }

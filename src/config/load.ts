@@ -9,6 +9,7 @@ import { parse as parseYaml } from 'yaml';
 import { ConfigSchema, type Config, type FrozenConfig } from './schema.js';
 import { validateAgainstSchema } from './validate.js';
 import { checkRateLimitConfig } from './gateway-ratelimit.js';
+import { checkRedisConfig } from './redis.js';
 import { checkBudgetsConfig } from './gateway-governance-budgets.js';
 import { checkDevIdentityProviderConfig } from './gateway-auth.js';
 import { checkGovernanceConfig } from './gateway-governance.js';
@@ -43,6 +44,7 @@ export function loadConfig(options: LoadConfigOptions): FrozenConfig {
   const config = validateAgainstSchema(ConfigSchema, withEnv);
   // What the schema cannot express, checked here once so a bad value stops startup with its key named.
   checkRateLimitConfig(config.gateway.rateLimit);
+  checkRedisConfig(config.gateway);
   checkBudgetsConfig(config.gateway.governance.budgets);
   checkDevIdentityProviderConfig(config.gateway.auth.devIdentityProvider, config.environment);
   checkGovernanceConfig(config.gateway.governance);

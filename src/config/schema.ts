@@ -14,6 +14,7 @@ import { GatewayMcpProperties } from './gateway-mcp.js';
 import { GatewayGovernanceProperties } from './gateway-governance.js';
 import { GatewayFederationProperties } from './gateway-federation.js';
 import { AdminConfigSchema } from './admin.js';
+import { TelemetryConfigSchema } from './telemetry.js';
 
 const port = (fallback: number) =>
   Type.Integer({
@@ -58,7 +59,13 @@ export const DatabaseSchema = databaseSchema({ sqlitePath: 'toolgate.db', schema
 
 export const RedisSchema = Type.Object(
   {
-    url: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+    url: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          'redis://, rediss://, redis+sentinel://host:port[,host:port…]/<masterName>[/<db>] or redis+cluster://host:port[,host:port…] (docs/operations.md, "Redis and rate limiting"); checked at startup',
+      }),
+    ),
     connectTimeoutMs: Type.Integer({ minimum: 50, maximum: 60000, default: 2000 }),
     commandTimeoutMs: Type.Integer({ minimum: 5, maximum: 60000, default: 200 }),
   },
@@ -193,6 +200,7 @@ export const ConfigSchema = Type.Object(
     gateway: GatewaySchema,
     payments: PaymentsSchema,
     admin: AdminConfigSchema,
+    telemetry: TelemetryConfigSchema,
   },
   { additionalProperties: false, default: {} },
 );

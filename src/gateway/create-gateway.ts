@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FrozenConfig } from '../config/schema.js';
 import type { Logger } from '../shared/log/logger.js';
 import type { Database } from '../shared/db/types.js';
-import type { Redis } from '../shared/redis.js';
+import type { RedisClient } from '../shared/redis.js';
 import { createHttpApp, type ReadinessCheck } from '../shared/http/create-app.js';
 import { createGatekeeper, type Gatekeeper } from './gatekeeper/gatekeeper.js';
 import { loadAssertionSigner } from './auth/assertion/gateway-signer.js';
@@ -73,7 +73,7 @@ export const GATEWAY_JWKS_PATH = '/.well-known/jwks.json';
 export interface GatewayStores {
   readonly db: Database;
   /** The shared Redis (readiness; the rate limiter keeps its own connection to the same server). */
-  readonly redis?: Redis | undefined;
+  readonly redis?: RedisClient | undefined;
 }
 
 declare module 'fastify' {

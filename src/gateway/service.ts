@@ -2,7 +2,7 @@
 // listen. Closing the service closes the gateway first, then the stores.
 import type { FrozenConfig } from '../config/schema.js';
 import type { Logger } from '../shared/log/logger.js';
-import { connectRedis, type Redis } from '../shared/redis.js';
+import { connectRedis, type RedisClient } from '../shared/redis.js';
 import { assembleService, type Service } from '../shared/service.js';
 import { openGatewayDatabase } from './database.js';
 import { createGateway } from './create-gateway.js';
@@ -10,7 +10,7 @@ import { createGateway } from './create-gateway.js';
 export async function openGatewayService(config: FrozenConfig, logger: Logger): Promise<Service> {
   const log = logger.child({ service: 'gateway' });
   const db = await openGatewayDatabase(config.gateway.database, config.dataDir);
-  let redis: Redis | undefined;
+  let redis: RedisClient | undefined;
   try {
     const redisUrl = config.gateway.redis.url;
     if (redisUrl !== undefined)

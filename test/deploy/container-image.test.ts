@@ -478,7 +478,7 @@ test('the runtime file set works without dev dependencies: --version, gateway an
         TOOLGATE_BANK_LOOKUP_KEY: bankLookupKey,
       }),
       url: 'paymentsUrl',
-      metrics: false,
+      metrics: true,
     },
   ];
   // Both services at once (as in a pod each): started, probed and stopped in parallel.

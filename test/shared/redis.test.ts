@@ -26,7 +26,7 @@ test('redis: an unreachable server gives an error naming the target with the pas
     connectRedis({ ...settings, url: 'redis://:hunter2hunter2@127.0.0.1:1' }),
     (error: Error) => {
       assert.equal(error.name, 'StoreUnavailableError');
-      assert.match(error.message, /cannot connect to Redis at redis:\/\/:%E2%80%A6@127\.0\.0\.1:1/);
+      assert.match(error.message, /cannot connect to Redis at redis:\/\/:…@127\.0\.0\.1:1/);
       assert.equal(error.message.includes('hunter2hunter2'), false);
       return true;
     },

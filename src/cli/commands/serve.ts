@@ -29,6 +29,9 @@ import {
   type DemoPlan,
 } from '../demo.js';
 import type { CliContext, Command } from '../context.js';
+import { resolveTracing } from '../../config/telemetry.js';
+import { startTracing, type Tracing } from '../../shared/telemetry/tracing.js';
+import { packageVersion } from '../version.js';
 
 type Part = 'gateway' | 'payments' | 'admin';
 
@@ -95,6 +98,7 @@ Stops gracefully on SIGTERM or SIGINT.
       );
       const services: Service[] = [];
       let logger: Logger | undefined;
+      let tracing: Tracing | undefined;
       try {
         config = await withReservedPorts(config, parts, reservations);
         const plan: DemoPlan | undefined =
@@ -105,6 +109,18 @@ Stops gracefully on SIGTERM or SIGINT.
           secrets: configuredSecrets(config),
         });
         logger = created.logger;
+        const tracingSettings = resolveTracing(
+          config.telemetry.tracing,
+          context.env,
+          tracingServiceName(parts),
+        );
+        // The export headers usually hold a collector's credentials: never in a log line.
+        if (tracingSettings.enabled)
+          for (const value of Object.values(tracingSettings.headers)) created.scrubber.add(value);
+        tracing = startTracing(tracingSettings, created.logger, {
+          serviceVersion: packageVersion(),
+          environment: config.environment,
+        });
         for (const part of parts) services.push(await OPENERS[part](config, created.logger));
         const urls: Record<string, string> = {};
         for (const service of services)
@@ -122,6 +138,7 @@ Stops gracefully on SIGTERM or SIGINT.
       } catch (error) {
         for (const reservation of Object.values(reservations)) reservation.release();
         await Promise.allSettled(services.map((s) => s.close(0)));
+        await tracing?.shutdown();
         logger?.flush();
         cluster.worker?.disconnect(); // a worker that failed to start must exit (see below)
         throw error;
@@ -131,12 +148,24 @@ Stops gracefully on SIGTERM or SIGINT.
         logger,
         signals: context.signals,
       });
+      // The spans of the last requests are exported before the process ends.
+      await tracing.shutdown();
       logger.flush();
       // A worker of `--workers N`: its channel to the primary would keep it alive after shutdown.
       cluster.worker?.disconnect();
       return 0;
     },
   };
+}
+
+/**
+ * service.name when neither OTEL_SERVICE_NAME nor telemetry.tracing.serviceName gives one: one per service
+ * command; `toolgate start` runs gateway and payment service in one process with one tracer provider, so
+ * its spans carry one name, `toolgate` (the span names and scopes tell the two apart).
+ */
+export function tracingServiceName(parts: readonly Part[]): string {
+  if (parts.includes('gateway') && parts.includes('payments')) return 'toolgate';
+  return `toolgate-${parts[0] ?? 'gateway'}`;
 }
 
 const PORT_VARIABLES: Record<Part, string> = {

@@ -37,6 +37,7 @@ import {
   uriApproved,
 } from './resources.js';
 import { UpstreamList, pageOf, type ListState } from './upstream-lists.js';
+import { startClientSpan } from '../tracing/spans.js';
 
 /** A configured backend; only those with `mcp` (and an open upstream) take part. */
 export interface FederatedBackend {
@@ -437,9 +438,16 @@ export class FederatedCatalogs {
       if (credentials.kind === 'sign-in') throw signInRequired(credentials, req);
       options = { ...options, headers: credentials.headers };
     }
+    // Tracing on: a CLIENT span for the upstream request, whose context is the traceparent sent.
+    const span = startClientSpan(method, { 'mcp.method.name': method, 'toolgate.backend': e.name });
+    if (span?.headers.traceparent !== undefined)
+      options = { ...options, traceparent: span.headers.traceparent };
     try {
-      return await e.upstream.request(method, params, options);
+      const result = await e.upstream.request(method, params, options);
+      span?.end({});
+      return result;
     } catch (error) {
+      span?.end({}, 'upstream_error');
       throw this.failure(e, method, params, error);
     }
   }

@@ -26,6 +26,20 @@ import { acceptsBoth, originAllowed } from './origin.js';
 import { DEFAULT_HEADERLESS_VERSION, type JsonRpcResponse } from './protocol.js';
 import { encodeWithRaw } from './raw-json.js';
 import { revisionOf } from './revision.js';
+import { traceFields } from '../../shared/log/logger.js';
+import { tracingEnabled } from '../../shared/telemetry/tracing.js';
+import {
+  STEP,
+  annotateStep,
+  failStep,
+  endMessageSpan,
+  inMessage,
+  inStep,
+  setProtocolVersion,
+  startMessageSpan,
+  type MessageOutcome as SpanOutcome,
+  type MessageSpan,
+} from '../tracing/spans.js';
 
 export interface McpEndpointOptions {
   readonly path: string;
@@ -84,30 +98,25 @@ export async function registerMcpEndpoint(
       if (!parsed.ok) return send(reply, errorResponse(null, parsed.error));
       const { body } = parsed;
       annotateMessage(req, body);
+      // The access line names the request's trace (the HTTP request's span, active here).
+      if (tracingEnabled()) addLogFields(req, traceFields());
 
-      // 3. identify
-      let caller: Caller;
-      try {
-        caller = await options.gatekeeper.identify({
-          requestId: req.id,
-          headers: req.headers,
-          authorization: rawHeaderValues(req.raw.rawHeaders, 'authorization'),
-          socketAddress: req.socket.remoteAddress ?? req.ip,
-          query: (req.query ?? {}) as Record<string, unknown>,
-          ...(options.bundle === undefined ? {} : { bundle: options.bundle.name }),
-        });
-        if (options.bundle !== undefined) caller = { ...caller, bundle: options.bundle.scope() };
-      } catch (error) {
-        return send(reply, errorResponse(readId(body), error));
-      }
-
-      // 4. per message
+      // 3. identify (a single message's admission, inside its span; a batch's, inside the request's)
       if (!Array.isArray(body)) {
-        const outcome = await handleMessage(req, body, caller, options);
+        const span = startMessageSpan(body);
+        const outcome = await inMessage(span, async () => {
+          const caller = await identify(req, body, options);
+          if (!('subscription' in caller)) return { answer: caller } satisfies MessageOutcome;
+          // 4. per message
+          return handleMessage(req, body, caller, options, false, span);
+        });
+        endMessageSpan(span, outcomeOf(outcome.answer), outcome.answer?.tool);
         if (outcome.headers) reply.headers(outcome.headers);
         if (outcome.answer === undefined) return reply.code(202).send();
         return send(reply, outcome.answer);
       }
+      const caller = await identify(req, body, options);
+      if (!('subscription' in caller)) return send(reply, caller);
       return sendBatch(reply, await handleBatch(req, body, caller, options));
     });
   });
@@ -147,6 +156,43 @@ export async function registerUnknownBundleRoute(
   });
 }
 
+/** The caller of a request (subscription key → user token), or the refusal to send. */
+function identify(
+  req: FastifyRequest,
+  body: unknown,
+  options: McpEndpointOptions,
+): Promise<Caller | Dispatched> {
+  return inStep(STEP.authenticate, async () => {
+    try {
+      const caller = await options.gatekeeper.identify({
+        requestId: req.id,
+        headers: req.headers,
+        authorization: rawHeaderValues(req.raw.rawHeaders, 'authorization'),
+        socketAddress: req.socket.remoteAddress ?? req.ip,
+        query: (req.query ?? {}) as Record<string, unknown>,
+        ...(options.bundle === undefined ? {} : { bundle: options.bundle.name }),
+      });
+      annotateStep({ 'toolgate.user_token': caller.user !== null });
+      return options.bundle === undefined ? caller : { ...caller, bundle: options.bundle.scope() };
+    } catch (error) {
+      const refusal = errorResponse(readId(body), error);
+      failStep(errorTypeOf(error));
+      return refusal;
+    }
+  });
+}
+
+/** What became of a message, for its span. */
+function outcomeOf(answer: Dispatched | undefined): SpanOutcome {
+  if (answer === undefined) return { kind: 'accepted' };
+  if ('error' in answer.response) return { kind: 'error', code: answer.response.error.code };
+  return { kind: 'result', toolError: answer.response.result.isError === true };
+}
+
+function errorTypeOf(error: unknown): string {
+  return error instanceof GatewayError ? error.code : 'INTERNAL';
+}
+
 interface MessageOutcome {
   /** The response to send; undefined for notifications and client responses (202, no body). */
   readonly answer?: Dispatched | undefined;
@@ -166,11 +212,12 @@ async function handleMessage(
   caller: Caller,
   options: McpEndpointOptions,
   inBatch = false,
+  span?: MessageSpan,
 ): Promise<MessageOutcome> {
   const tool = calledTool(message);
   let headers: Headers;
   try {
-    headers = await options.gatekeeper.admit(caller, tool);
+    headers = await inStep(STEP.quota, () => options.gatekeeper.admit(caller, tool));
   } catch (error) {
     if (tool !== undefined && error instanceof GatewayError && error.code === 'RATE_LIMITED')
       options.usage?.quotaRefused(caller.subscription.id, tool);
@@ -207,6 +254,7 @@ async function handleMessage(
   } catch (error) {
     return { headers, answer: errorResponse(id, error) };
   }
+  setProtocolVersion(span, revision.version);
   const started = performance.now();
   const answer = await options.dispatcher.dispatch({
     ...revision,
@@ -254,7 +302,11 @@ async function handleBatch(
   let refusedCount = 0;
   let lastRefusal: Dispatched | undefined;
   for (const message of batch) {
-    const outcome = await handleMessage(req, message, caller, options, true);
+    const span = startMessageSpan(message);
+    const outcome = await inMessage(span, () =>
+      handleMessage(req, message, caller, options, true, span),
+    );
+    endMessageSpan(span, outcomeOf(outcome.answer), outcome.answer?.tool);
     if (outcome.refusal) {
       refusedCount++;
       lastRefusal = outcome.refusal;

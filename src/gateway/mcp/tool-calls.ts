@@ -11,6 +11,7 @@ import type { BackendClient } from '../upstream/backend-client.js';
 import { ArgumentError, buildBackendRequest } from '../upstream/build-request.js';
 import type { IdentityForwarder } from '../upstream/identity.js';
 import { nextTraceparent } from '../upstream/trace.js';
+import { STEP, annotateStep, inStep, inStepSync, startClientSpan } from '../tracing/spans.js';
 import { errorResult, mapOutcome, type CallToolResult } from './tool-result.js';
 import type { ArgumentValidator } from './arguments.js';
 import { hasStructuredContent } from './protocol.js';
@@ -140,41 +141,72 @@ export class ToolCalls {
     trace: CallTrace,
   ): Promise<CallAnswer> {
     const args = argumentsOf(params);
-    const refused = this.admit(caller, tool, args, 'backend');
-    if (refused) return refused;
     const client = this.options.clients.get(tool.backend);
-    if (!client) throw new GatewayError('INTERNAL', 'Internal error: the tool has no backend');
-    let request;
-    // Hidden arguments (operator overrides) last: an agent cannot replace a fixed value.
-    const sent = tool.fixedArguments ? { ...args, ...tool.fixedArguments } : args;
-    if (tool.operation === undefined)
-      throw new GatewayError('INTERNAL', 'Internal error: the tool has no backend');
     const operation = tool.operation;
-    try {
-      request = buildBackendRequest(operation, sent);
-    } catch (error) {
-      if (error instanceof ArgumentError)
-        return errorResult(`Invalid arguments for tool ${tool.name}: ${error.message}`);
-      throw error;
-    }
-    const gated = await this.gate(caller, tool, args, sent, params, version, trace);
-    if (gated.kind === 'answer') return gated.answer;
-    const governed = gated.governed;
+    // Security class, arguments and governance: the policy step (one span when tracing).
+    const checked = await inStep(STEP.policy, async () => {
+      const refused = this.admit(caller, tool, args, 'backend');
+      if (refused) return policyAnswer(refused, 'invalid_arguments');
+      if (!client || operation === undefined)
+        throw new GatewayError('INTERNAL', 'Internal error: the tool has no backend');
+      // Hidden arguments (operator overrides) last: an agent cannot replace a fixed value.
+      const sent = tool.fixedArguments ? { ...args, ...tool.fixedArguments } : args;
+      let request;
+      try {
+        request = buildBackendRequest(operation, sent);
+      } catch (error) {
+        if (error instanceof ArgumentError)
+          return policyAnswer(
+            errorResult(`Invalid arguments for tool ${tool.name}: ${error.message}`),
+            'invalid_arguments',
+          );
+        throw error;
+      }
+      const gated = await this.gate(caller, tool, args, sent, params, version, trace);
+      return gated.kind === 'answer' ? gated : { ...gated, request };
+    });
+    if (checked.kind === 'answer') return checked.answer;
+    if (!client || operation === undefined)
+      throw new GatewayError('INTERNAL', 'Internal error: the tool has no backend');
+    const { request, governed } = checked;
+    const span = startClientSpan(`${operation.method} ${operation.pathTemplate}`, {
+      'http.request.method': operation.method,
+      'url.template': operation.pathTemplate,
+      'server.address': client.server.address,
+      'server.port': client.server.port,
+      'toolgate.backend': tool.backend,
+      'gen_ai.tool.name': tool.name,
+    });
     const headers: Record<string, string> = {
       ...request.headers,
       ...client.injectHeaders,
       ...(await this.options.identity(caller, tool)),
       accept: 'application/json, application/problem+json;q=0.9, */*;q=0.1',
       'x-request-id': caller.requestId,
-      traceparent: nextTraceparent(trace.traceparent),
+      // With tracing on, the client span's context; off, a new parent id in the caller's trace.
+      ...(span?.headers ?? { traceparent: nextTraceparent(trace.traceparent) }),
     };
-    if (trace.tracestate !== undefined && trace.tracestate.length <= 512)
+    if (span === undefined && trace.tracestate !== undefined && trace.tracestate.length <= 512)
       headers.tracestate = trace.tracestate;
     const started = process.hrtime.bigint();
-    const outcome =
-      governed === undefined
-        ? await client.send({ ...request, headers })
-        : await this.sendGoverned(client, { ...request, headers }, governed, trace);
+    let outcome;
+    try {
+      outcome =
+        governed === undefined
+          ? await client.send({ ...request, headers })
+          : await this.sendGoverned(client, { ...request, headers }, governed, trace);
+    } catch (error) {
+      span?.end({}, 'exception');
+      throw error;
+    }
+    span?.end(
+      outcome.kind === 'response' ? { 'http.response.status_code': outcome.status } : {},
+      outcome.kind === 'response'
+        ? outcome.status >= 500
+          ? String(outcome.status)
+          : undefined
+        : outcome.reason,
+    );
     trace.annotate?.({
       upstream: outcome.kind === 'response' ? outcome.status : outcome.reason,
       upstreamMs: Math.round(Number(process.hrtime.bigint() - started) / 1e3) / 1e3,
@@ -225,8 +257,10 @@ export class ToolCalls {
     | { readonly kind: 'answer'; readonly answer: CallAnswer }
   > {
     const governance = this.options.governance;
-    if (governance === undefined || !governance.active())
+    if (governance === undefined || !governance.active()) {
+      annotateStep({ 'toolgate.governance': 'off' });
       return { kind: 'proceed', governed: undefined };
+    }
     const gate = await governance.gate(
       caller,
       tool,
@@ -237,14 +271,17 @@ export class ToolCalls {
     if (gate.kind === 'error') throw gate.error;
     if (gate.kind === 'input_required') {
       trace.annotate?.({ governance: 'input_required' });
+      annotateStep({ 'toolgate.governance': 'input_required' });
       return { kind: 'answer', answer: gate.result };
     }
     if (gate.kind === 'result') {
       trace.annotate?.({ governance: 'refused' });
+      annotateStep({ 'toolgate.governance': 'refused' });
       if (!hasStructuredContent(version)) delete gate.result.structuredContent;
       return { kind: 'answer', answer: gate.result };
     }
     trace.annotate?.({ governance: gate.decision.effect, callId: gate.call.callId });
+    annotateStep({ 'toolgate.governance': gate.decision.effect });
     return { kind: 'proceed', governed: gate };
   }
 
@@ -263,7 +300,7 @@ export class ToolCalls {
     trace: CallTrace,
   ): Promise<CallAnswer> {
     const args = argumentsOf(params);
-    const refused = this.admit(caller, tool, args, 'upstream');
+    const refused = inStepSync(STEP.policy, () => this.admit(caller, tool, args, 'upstream'));
     if (refused) return refused;
     const upstream = this.options.upstreams?.get(tool.backend);
     const identity = this.options.upstreamIdentity;
@@ -273,15 +310,23 @@ export class ToolCalls {
     const sent = tool.fixedArguments ? { ...args, ...tool.fixedArguments } : args;
     const credentials = await credentialsForCall(identity, caller, tool, params, version, trace);
     if (credentials.kind === 'answer') return credentials.answer;
-    const gated = await this.gate(caller, tool, args, sent, params, version, trace);
+    const gated = await inStep(STEP.governance, () =>
+      this.gate(caller, tool, args, sent, params, version, trace),
+    );
     if (gated.kind === 'answer') return gated.answer;
     const governed = gated.governed;
     const started = process.hrtime.bigint();
+    const span = startClientSpan(`tools/call ${tool.mcp?.name ?? tool.name}`, {
+      'mcp.method.name': 'tools/call',
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': tool.mcp?.name ?? tool.name,
+      'toolgate.backend': tool.backend,
+    });
     const call = {
       tool,
       arguments: sent,
       headers: credentials.headers,
-      traceparent: nextTraceparent(trace.traceparent),
+      traceparent: span?.headers.traceparent ?? nextTraceparent(trace.traceparent),
     };
     const logFailure = (error: Error) =>
       trace.log?.warn(
@@ -292,11 +337,16 @@ export class ToolCalls {
     try {
       outcome = await callUpstreamTool(upstream, call, logFailure);
     } catch (error) {
+      span?.end({}, 'exception');
       // Not an upstream failure (a bug): the call may have been made, so a governed one gets its evidence.
       if (governed !== undefined)
         await this.settle(governed, trace, { failure: 'the upstream call failed' });
       throw error;
     }
+    span?.end(
+      {},
+      outcome.kind === 'failure' ? outcome.reason : outcome.isError ? 'tool_error' : undefined,
+    );
     if (outcome.kind === 'failure' && outcome.reason === 'unauthorized')
       await this.options
         .upstreamCredentialsRejected?.(caller, tool.backend, credentials.headers)
@@ -368,6 +418,15 @@ export class ToolCalls {
       );
     }
   }
+}
+
+/** A policy step that answers the call itself (refused arguments): the answer, the step marked. */
+function policyAnswer(
+  answer: CallAnswer,
+  reason: string,
+): { readonly kind: 'answer'; readonly answer: CallAnswer } {
+  annotateStep({ 'toolgate.policy.outcome': reason });
+  return { kind: 'answer', answer };
 }
 
 /**

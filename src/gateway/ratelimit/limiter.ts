@@ -1,6 +1,6 @@
 // The rate limiter the gateway calls: policy → store → a decision (what was decided and why). The gatekeeper
 // renders it (src/gateway/gatekeeper/refusals.ts); nothing here knows HTTP or JSON-RPC.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/redis.js';
 import { TrustedProxies, resolveClientIp, type HeaderBag } from './client-ip.js';
 import { monotonicClock, silentLogger } from './clock.js';
 import type { RateLimitConfig } from '../../config/gateway-ratelimit.js';
@@ -17,7 +17,7 @@ export interface RateLimiterDeps {
   readonly metrics?: RateLimitMetrics;
   readonly clock?: Clock;
   /** Shared Redis client (store 'redis'); otherwise `config.redis.url` is used. */
-  readonly redis?: Redis;
+  readonly redis?: RedisClient;
   /** Replaces the configured store (tests). */
   readonly store?: RateLimitStore;
 }

@@ -1,14 +1,23 @@
 // Redis store: one atomic Lua script per decision over sorted sets with TTLs.
 import { randomBytes } from 'node:crypto';
-import { Redis, type RedisOptions } from 'ioredis';
+import {
+  createRedisClient,
+  hashTaggedPrefix,
+  whenRedisReady,
+  type RedisClient,
+} from '../../shared/redis.js';
 import { DECIDE_SCRIPT } from './redis-script.js';
 import type { CheckResult, Clock, LimitCheck, LimitDecision, RateLimitStore } from './types.js';
 
 export interface RedisStoreOptions {
   /** A client to use (not closed by the store) or a URL for a client the store owns. */
-  readonly client?: Redis;
+  readonly client?: RedisClient;
+  /** Any form of src/shared/redis-url.ts: one server, Sentinel or Cluster. */
   readonly url?: string;
-  /** Prefix of every key, one per deployment (default `toolgate:rl:`). */
+  /**
+   * Prefix of every key, one per deployment (default `toolgate:rl:`). It becomes the keys' hash tag
+   * (src/shared/redis.ts, hashTaggedPrefix), so the keys of one decision share a Cluster slot.
+   */
   readonly keyPrefix?: string;
   /** Per-command timeout of an owned client in ms (default 50). */
   readonly commandTimeoutMs?: number;
@@ -28,27 +37,12 @@ interface DecideCommand {
   rlDecide(...args: Array<string | number>): Promise<RawReply>;
 }
 
-/**
- * Client options for failing fast: no offline queue (a command issued while disconnected fails at
- * once), no per-request retries, a short command timeout, and reconnection in the background.
- */
-export function fastFailRedisOptions(commandTimeoutMs: number): RedisOptions {
-  return {
-    commandTimeout: commandTimeoutMs,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    autoResendUnfulfilledCommands: false,
-    connectTimeout: Math.max(200, commandTimeoutMs * 4),
-    retryStrategy: (times: number) => Math.min(times * 100, 1000),
-  };
-}
-
 function num(v: unknown): number {
   return typeof v === 'number' ? v : Number(v);
 }
 
 export class RedisStore implements RateLimitStore {
-  readonly #client: Redis & DecideCommand;
+  readonly #client: RedisClient & DecideCommand;
   readonly #owned: boolean;
   readonly #prefix: string;
   readonly #clock: Clock | undefined;
@@ -56,12 +50,12 @@ export class RedisStore implements RateLimitStore {
   #seq = 0;
 
   constructor(options: RedisStoreOptions) {
-    let client: Redis;
+    let client: RedisClient;
     if (options.client) {
       client = options.client;
       this.#owned = false;
     } else if (options.url) {
-      client = new Redis(options.url, fastFailRedisOptions(options.commandTimeoutMs ?? 50));
+      client = createRedisClient(options.url, { commandTimeoutMs: options.commandTimeoutMs ?? 50 });
       // Connection errors surface as failed commands; the resilient store logs and counts them.
       client.on('error', () => undefined);
       this.#owned = true;
@@ -69,12 +63,12 @@ export class RedisStore implements RateLimitStore {
       throw new Error('RedisStore needs a client or a url');
     }
     if (!('rlDecide' in client)) client.defineCommand('rlDecide', { lua: DECIDE_SCRIPT });
-    this.#client = client as Redis & DecideCommand;
-    this.#prefix = options.keyPrefix ?? 'toolgate:rl:';
+    this.#client = client as RedisClient & DecideCommand;
+    this.#prefix = hashTaggedPrefix(options.keyPrefix ?? 'toolgate:rl:');
     this.#clock = options.clock;
   }
 
-  get client(): Redis {
+  get client(): RedisClient {
     return this.#client;
   }
 
@@ -83,19 +77,7 @@ export class RedisStore implements RateLimitStore {
    * offline queue). Rejects after `timeoutMs`. Call at startup; decisions do not need it.
    */
   ready(timeoutMs = 5000): Promise<void> {
-    const client = this.#client;
-    if (client.status === 'ready') return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        client.off('ready', onReady);
-        reject(new Error(`Redis not ready after ${timeoutMs} ms`));
-      }, timeoutMs);
-      const onReady = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      client.once('ready', onReady);
-    });
+    return whenRedisReady(this.#client, timeoutMs);
   }
 
   consume(checks: readonly LimitCheck[]): Promise<LimitDecision> {

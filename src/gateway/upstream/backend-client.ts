@@ -33,12 +33,18 @@ type Settings = Readonly<Pick<BackendConfig, 'name' | 'maxResponseBytes' | 'conn
 
 export class BackendClient {
   readonly name: string;
+  /** The backend's host and port (a client span's server.address / server.port). */
+  readonly server: { readonly address: string; readonly port: number };
   private readonly pool: Pool;
   private readonly basePath: string;
 
   constructor(private readonly settings: Settings) {
     const url = new URL(settings.baseUrl);
     this.name = settings.name;
+    this.server = {
+      address: url.hostname,
+      port: url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80,
+    };
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.pool = new Pool(url.origin, {
       connections: settings.connections,

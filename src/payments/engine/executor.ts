@@ -24,6 +24,7 @@ import { isoStatusOf } from '../domain/iso-status.js';
 import { REJECT_REASONS } from './iso-status.js';
 import { dueActions, nextAction, type Action, type ActionKind } from './plan.js';
 import { applyTransition, planDebit, type TransitionRequest } from './transition.js';
+import { inTransition } from '../tracing.js';
 
 export const ENGINE_ACTOR = 'engine';
 
@@ -76,8 +77,8 @@ export async function runEngine(settings: EngineSettings, until: Date): Promise<
     let done = 0;
     for (const action of due) {
       try {
-        const result = await settings.db.transaction((tx) =>
-          runAction(tx, settings.fees, rates, action, until),
+        const result = await inTransition(action.kind, () =>
+          settings.db.transaction((tx) => runAction(tx, settings.fees, rates, action, until)),
         );
         if (result.length === 0) skipped += 1;
         else done += 1;

@@ -11,6 +11,7 @@ import {
   type PaymentsContext,
 } from '../http/context.js';
 import { myAccount } from '../usecases/accounts.js';
+import { inUseCase, recordAnswer } from '../tracing.js';
 
 export interface AccountRoutesOptions {
   readonly ctx: PaymentsContext;
@@ -39,38 +40,44 @@ export async function accountRoutes(
     return myAccount(ctx.db, { owner: user.userId, accountId: query.accountId, now: ctx.now() });
   };
 
-  app.get('/me/balance', async (req, reply) => {
-    const { account, totals } = await accountFor(req, 'getMyAccountBalance');
-    return reply.send({
-      items: [
-        {
-          accountId: account.accountId,
-          currency: DEMO_CURRENCY,
-          availableBalance: fromMinor(totals.available),
-          bookedBalance: fromMinor(totals.booked),
-          asOf: ctx.now().toISOString(),
-        },
-      ],
-    });
-  });
+  app.get('/me/balance', async (req, reply) =>
+    inUseCase('getAccountBalance', async (span) => {
+      const { account, totals } = await accountFor(req, 'getMyAccountBalance');
+      recordAnswer(span, { statusCode: 200 });
+      return reply.send({
+        items: [
+          {
+            accountId: account.accountId,
+            currency: DEMO_CURRENCY,
+            availableBalance: fromMinor(totals.available),
+            bookedBalance: fromMinor(totals.booked),
+            asOf: ctx.now().toISOString(),
+          },
+        ],
+      });
+    }),
+  );
 
-  app.get('/me/transactions', async (req, reply) => {
-    const { account, entries } = await accountFor(req, 'getMyTransactionHistory');
-    const q = req.query as { from?: string; to?: string; limit?: number; cursor?: string };
-    const filtered = entries.filter(
-      (e) =>
-        (q.from === undefined || e.bookingDate >= q.from) &&
-        (q.to === undefined || e.bookingDate <= q.to),
-    );
-    const offset = q.cursor === undefined ? 0 : decodeOffset(q.cursor);
-    const limit = q.limit ?? 20;
-    const page = filtered.slice(offset, offset + limit);
-    const more = offset + limit < filtered.length;
-    return reply.send({
-      items: page.map((e) => toTransaction(e, account.accountId)),
-      nextCursor: more ? Buffer.from(String(offset + limit)).toString('base64url') : null,
-    });
-  });
+  app.get('/me/transactions', async (req, reply) =>
+    inUseCase('getAccountTransactions', async (span) => {
+      const { account, entries } = await accountFor(req, 'getMyTransactionHistory');
+      const q = req.query as { from?: string; to?: string; limit?: number; cursor?: string };
+      const filtered = entries.filter(
+        (e) =>
+          (q.from === undefined || e.bookingDate >= q.from) &&
+          (q.to === undefined || e.bookingDate <= q.to),
+      );
+      const offset = q.cursor === undefined ? 0 : decodeOffset(q.cursor);
+      const limit = q.limit ?? 20;
+      const page = filtered.slice(offset, offset + limit);
+      const more = offset + limit < filtered.length;
+      recordAnswer(span, { statusCode: 200, count: page.length });
+      return reply.send({
+        items: page.map((e) => toTransaction(e, account.accountId)),
+        nextCursor: more ? Buffer.from(String(offset + limit)).toString('base64url') : null,
+      });
+    }),
+  );
 }
 
 function toTransaction(e: LedgerEntry, accountId: string): Record<string, unknown> {

@@ -8,6 +8,7 @@ import { lookupBank, type BankLookupRequest } from '../directory/lookup.js';
 import type { DirectoryStore } from '../directory/store.js';
 import { PaymentError } from '../domain/errors.js';
 import { checkRequest, header, sendPaymentError, type PaymentsContext } from '../http/context.js';
+import { inUseCase, recordAnswer } from '../tracing.js';
 
 export interface BankDetailsRoutesOptions {
   readonly ctx: PaymentsContext;
@@ -44,29 +45,36 @@ export async function bankDetailsRoutes(
     throw error;
   });
 
-  app.post('/payments/fetch-bank-details', async (req, reply) => {
-    const key = header(req, 'api-key');
-    if (key === undefined || key === '') {
-      return unauthorized(reply, 'API_KEY_MISSING', 'The api-key header is required.');
-    }
-    if (!matches(key)) {
-      return unauthorized(reply, 'API_KEY_INVALID', 'The api-key is not valid.');
-    }
-    checkRequest(ctx, 'fetchBankDetails', req);
-    const outcome = await lookupBank(store, req.body as BankLookupRequest, {
-      nameThreshold: opts.bankLookup.nameMatchThreshold,
-    });
-    if (outcome.kind === 'malformed') {
-      return sendProblem(
-        reply,
-        problem(400, 'IDENTIFICATION_INVALID', outcome.reason, [
-          { pointer: outcome.pointer, code: outcome.code, message: outcome.reason },
-        ]),
-      );
-    }
-    if (outcome.kind === 'not-found') {
-      return sendProblem(reply, problem(404, 'BANK_NOT_FOUND', outcome.reason));
-    }
-    return reply.code(200).send(outcome.details);
-  });
+  app.post('/payments/fetch-bank-details', async (req, reply) =>
+    inUseCase('fetchBankDetails', async (span) => {
+      const key = header(req, 'api-key');
+      if (key === undefined || key === '') {
+        recordAnswer(span, { statusCode: 401, errorCode: 'API_KEY_MISSING' });
+        return unauthorized(reply, 'API_KEY_MISSING', 'The api-key header is required.');
+      }
+      if (!matches(key)) {
+        recordAnswer(span, { statusCode: 401, errorCode: 'API_KEY_INVALID' });
+        return unauthorized(reply, 'API_KEY_INVALID', 'The api-key is not valid.');
+      }
+      checkRequest(ctx, 'fetchBankDetails', req);
+      const outcome = await lookupBank(store, req.body as BankLookupRequest, {
+        nameThreshold: opts.bankLookup.nameMatchThreshold,
+      });
+      if (outcome.kind === 'malformed') {
+        recordAnswer(span, { statusCode: 400, errorCode: 'IDENTIFICATION_INVALID' });
+        return sendProblem(
+          reply,
+          problem(400, 'IDENTIFICATION_INVALID', outcome.reason, [
+            { pointer: outcome.pointer, code: outcome.code, message: outcome.reason },
+          ]),
+        );
+      }
+      if (outcome.kind === 'not-found') {
+        recordAnswer(span, { statusCode: 404, errorCode: 'BANK_NOT_FOUND' });
+        return sendProblem(reply, problem(404, 'BANK_NOT_FOUND', outcome.reason));
+      }
+      recordAnswer(span, { statusCode: 200 });
+      return reply.code(200).send(outcome.details);
+    }),
+  );
 }

@@ -6,6 +6,7 @@ import { PaymentError } from '../domain/errors.js';
 import { quoteFees, type FeesSettings } from '../domain/fees/quote.js';
 import { RateSource } from '../usecases/rates.js';
 import { checkedRequest, header, sendPaymentError, type PaymentsContext } from '../http/context.js';
+import { inUseCase, recordAnswer } from '../tracing.js';
 
 export interface FeeRoutesOptions {
   readonly ctx: PaymentsContext;
@@ -26,19 +27,22 @@ export async function feeRoutes(app: FastifyInstance, opts: FeeRoutesOptions): P
     throw error;
   });
 
-  app.post('/payments/fetch-fees', async (req, reply) => {
-    const identity = await ctx.identity.resolve(req);
-    const { body } = checkedRequest(ctx, 'fetchPaymentFees', req);
-    const mechanism = header(req, 'used-mechanism');
-    const quote = quoteFees(body, {
-      fees,
-      rates: await rates.current(),
-      now: ctx.now(),
-      ...(identity.kind === 'user' ? { userId: identity.userId } : {}),
-      ...(mechanism !== undefined ? { mechanismHeader: mechanism } : {}),
-    });
-    // Personalised answers must never be served from a shared cache to another caller.
-    reply.header('Cache-Control', 'private, no-store');
-    return reply.code(201).send(quote);
-  });
+  app.post('/payments/fetch-fees', async (req, reply) =>
+    inUseCase('fetchPaymentFees', async (span) => {
+      const identity = await ctx.identity.resolve(req);
+      const { body } = checkedRequest(ctx, 'fetchPaymentFees', req);
+      const mechanism = header(req, 'used-mechanism');
+      const quote = quoteFees(body, {
+        fees,
+        rates: await rates.current(),
+        now: ctx.now(),
+        ...(identity.kind === 'user' ? { userId: identity.userId } : {}),
+        ...(mechanism !== undefined ? { mechanismHeader: mechanism } : {}),
+      });
+      recordAnswer(span, { statusCode: 201 });
+      // Personalised answers must never be served from a shared cache to another caller.
+      reply.header('Cache-Control', 'private, no-store');
+      return reply.code(201).send(quote);
+    }),
+  );
 }

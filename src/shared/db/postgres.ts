@@ -2,6 +2,7 @@
 // service's own schema through search_path.
 import pg from 'pg';
 import { maskUrlPassword } from '../log/mask.js';
+import { tracedTransaction, withQuerySpans, type DbTraceTarget } from './tracing.js';
 import {
   StoreUnavailableError,
   UniqueViolationError,
@@ -58,7 +59,10 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     throw new StoreUnavailableError(`cannot connect to PostgreSQL at ${target}: ${reason}`);
   }
 
-  const executorFor = (client: pg.Pool | pg.PoolClient): SqlExecutor => ({
+  const traceTarget = postgresTraceTarget(options.url, options.schema);
+  const executorFor = (client: pg.Pool | pg.PoolClient): SqlExecutor =>
+    withQuerySpans(plainExecutorFor(client), traceTarget);
+  const plainExecutorFor = (client: pg.Pool | pg.PoolClient): SqlExecutor => ({
     dialect: 'postgres',
     async query<R extends object = Row>(
       sql: string,
@@ -92,19 +96,21 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   return {
     ...root,
     target,
-    async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const result = await work(executorFor(client));
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
+    transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+      return tracedTransaction(traceTarget, async () => {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          const result = await work(executorFor(client));
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw error;
+        } finally {
+          client.release();
+        }
+      });
     },
     async ping() {
       await pool.query('SELECT 1');
@@ -113,6 +119,24 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       await pool.end();
     },
   };
+}
+
+/** Span attributes naming this database: the schema and the server (never the user or password). */
+function postgresTraceTarget(url: string, schema: string): DbTraceTarget {
+  let address: string | undefined;
+  let port: number | undefined;
+  let database = '';
+  try {
+    const parsed = new URL(url);
+    if (parsed.hostname !== '') address = parsed.hostname;
+    port = parsed.port === '' ? 5432 : Number(parsed.port);
+    database = decodeURIComponent(parsed.pathname.slice(1));
+  } catch {
+    // An unparsable URL fails at connect; the spans just go without the server fields.
+  }
+  // The conventions' PostgreSQL namespace: `{database}|{schema}` (the schema alone without a database).
+  const namespace = database === '' ? schema : `${database}|${schema}`;
+  return { system: 'postgresql', namespace, serverAddress: address, serverPort: port };
 }
 
 /** BIGINT (int8) comes back as a JS number (ids and epoch milliseconds stay far below 2^53); NUMERIC

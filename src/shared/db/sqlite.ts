@@ -12,6 +12,7 @@ import {
   type SqlExecutor,
   type SqlValue,
 } from './types.js';
+import { tracedTransaction, withQuerySpans, type DbTraceTarget } from './tracing.js';
 
 export interface SqliteOptions {
   /** File path, or ":memory:". */
@@ -139,24 +140,36 @@ export function openSqlite(options: SqliteOptions): Database {
     return next;
   };
 
+  // Spans measure from the call, so a statement's span includes its wait for the shared connection.
+  const traceTarget: DbTraceTarget = { system: 'sqlite' };
+  const queued = withQuerySpans(
+    {
+      dialect: 'sqlite',
+      query: (sql, params) => exclusive(() => direct.query(sql, params)),
+      execute: (sql, params) => exclusive(() => direct.execute(sql, params)),
+      exec: (script) => exclusive(() => direct.exec(script)),
+    },
+    traceTarget,
+  );
+  const inTransaction = withQuerySpans(direct, traceTarget);
+
   return {
-    dialect: 'sqlite',
+    ...queued,
     target: options.path,
-    query: (sql, params) => exclusive(() => direct.query(sql, params)),
-    execute: (sql, params) => exclusive(() => direct.execute(sql, params)),
-    exec: (script) => exclusive(() => direct.exec(script)),
     transaction: <T>(work: (tx: SqlExecutor) => Promise<T>) =>
-      exclusive(async () => {
-        run(() => db.exec('BEGIN IMMEDIATE'));
-        try {
-          const result = await work(direct);
-          run(() => db.exec('COMMIT'));
-          return result;
-        } catch (error) {
-          if (db.inTransaction) db.exec('ROLLBACK');
-          throw error;
-        }
-      }),
+      tracedTransaction(traceTarget, () =>
+        exclusive(async () => {
+          run(() => db.exec('BEGIN IMMEDIATE'));
+          try {
+            const result = await work(inTransaction);
+            run(() => db.exec('COMMIT'));
+            return result;
+          } catch (error) {
+            if (db.inTransaction) db.exec('ROLLBACK');
+            throw error;
+          }
+        }),
+      ),
     ping: async () => {
       run(() => prepare('SELECT 1').stmt.get());
     },

@@ -6,6 +6,7 @@ import { requestIdFrom } from './request-id.js';
 import { problem, sendProblem } from './problem.js';
 import { JsonBodyError, parseJsonBody } from './json-body.js';
 import { AccessLogController, registerAccessLog } from './access-log.js';
+import { registerHttpTracing } from './tracing.js';
 import {
   REFUSALS,
   clientErrorHandler,
@@ -36,6 +37,8 @@ export interface HttpAppOptions {
   readonly readiness?: readonly ReadinessCheck[];
   /** The format of refusals made before any route runs (refusals.ts); default problem+json. */
   readonly renderRefusal?: RefusalRenderer;
+  /** Paths polled by machines that get no trace span, besides /healthz, /readyz and /metrics (tracing.ts). */
+  readonly untracedPaths?: readonly string[];
 }
 
 export interface Drain {
@@ -75,6 +78,8 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   }) as unknown as FastifyInstance;
 
   app.decorate('drain', { draining: false });
+  // First, so the server span covers every later hook and wraps every route's handler (tracing.ts).
+  registerHttpTracing(app, { untracedPaths: options.untracedPaths });
   registerAccessLog(app);
 
   app.removeContentTypeParser('application/json');

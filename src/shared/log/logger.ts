@@ -10,6 +10,7 @@ import {
   type Logger,
   type DestinationStream,
 } from 'pino';
+import { trace } from '@opentelemetry/api';
 import { maskSecret } from './mask.js';
 import { SecretScrubber } from './scrub.js';
 
@@ -93,6 +94,19 @@ export function rawLineWriterOf(logger: Logger): RawLineWriter | undefined {
   };
 }
 
+/**
+ * `trace_id` and `span_id` of the span active where a line is logged (docs/operations.md, "Traces"); none
+ * when tracing is off or no span is active. A non-sampled span's ids are shown too: they still join a log
+ * line to the request's traceparent. A new object each time: pino merges the line's fields into it.
+ */
+export function traceFields(): Record<string, string> {
+  const span = trace.getActiveSpan();
+  if (span === undefined) return {};
+  const { traceId, spanId } = span.spanContext();
+  if (traceId === '00000000000000000000000000000000') return {};
+  return { trace_id: traceId, span_id: spanId };
+}
+
 export function createLogger(options: LoggerOptions): RedactingLogger {
   const scrubber = new SecretScrubber(options.secrets ?? []);
   const headerPaths = SENSITIVE_HEADERS.flatMap((h) => [
@@ -106,6 +120,7 @@ export function createLogger(options: LoggerOptions): RedactingLogger {
       level: options.level,
       ...(options.name === undefined ? {} : { name: options.name }),
       base: { pid: process.pid },
+      mixin: traceFields,
       timestamp: stdTimeFunctions.isoTime,
       redact: {
         paths: headerPaths,

@@ -142,7 +142,7 @@ describe('exact sliding log (property)', () => {
           { numRuns: 40 },
         );
       } finally {
-        const keys = await client.keys(`${prefix}*`);
+        const keys = await client.keys(`{${prefix}*`);
         if (keys.length > 0) await client.del(...keys);
         await client.quit();
       }

@@ -128,8 +128,8 @@ describe('rate limiter', () => {
       await limiter.close();
       const { Redis } = await import('ioredis');
       const admin = new Redis(process.env.REDIS_URL ?? '');
-      const keys = await admin.keys(`${prefix}*`);
-      assert.deepEqual(keys.sort(), [`${prefix}s:s`, `${prefix}u:carol`]);
+      const keys = await admin.keys(`{${prefix}}*`);
+      assert.deepEqual(keys.sort(), [`{${prefix}}s:s`, `{${prefix}}u:carol`]);
       await admin.del(...keys);
       await admin.quit();
     },

@@ -16,7 +16,7 @@ let storeNo = 0;
 async function cleanup(): Promise<void> {
   if (!url) return;
   const admin = new Redis(url);
-  const keys = await admin.keys(`${runPrefix}*`);
+  const keys = await admin.keys(`{${runPrefix}*`);
   if (keys.length > 0) await admin.del(...keys);
   await admin.quit();
 }
@@ -49,15 +49,15 @@ describe('redis store specifics', { skip }, () => {
       const first = await store.consume([check]);
       assert.equal(first.allowed, true);
       assert.ok((first.checks[0]?.resetMs ?? 0) > 0);
-      const pttl = await store.client.pttl(`${prefix}u:ttl`);
+      const pttl = await store.client.pttl(`{${prefix}}u:ttl`);
       assert.ok(pttl > 0 && pttl <= 1000, `pttl ${pttl}`);
       await store.consume([check]);
       assert.equal((await store.consume([check])).allowed, false);
       // Real time: once the key's remaining TTL (read from Redis, not guessed) has passed, it has
       // expired and the quota is back. A timer never fires early, so a slow machine only waits longer.
-      const remaining = await store.client.pttl(`${prefix}u:ttl`);
+      const remaining = await store.client.pttl(`{${prefix}}u:ttl`);
       await new Promise((r) => setTimeout(r, Math.max(remaining, 0) + 5));
-      assert.equal(await store.client.exists(`${prefix}u:ttl`), 0);
+      assert.equal(await store.client.exists(`{${prefix}}u:ttl`), 0);
       assert.equal((await store.consume([check])).allowed, true);
     } finally {
       await store.close();
@@ -104,7 +104,7 @@ describe('redis store specifics', { skip }, () => {
     const admitted = parsed.reduce((sum, p) => sum + p.admitted, 0);
     assert.equal(admitted, 500);
     const admin = new Redis(url ?? '');
-    assert.equal(await admin.zcard(`${prefix}u:bob`), 500);
+    assert.equal(await admin.zcard(`{${prefix}}u:bob`), 500);
     await admin.quit();
   });
 });

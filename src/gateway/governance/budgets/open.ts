@@ -1,7 +1,7 @@
 // Builds the money-budget ledger from the configuration: on the store of the quotas (Redis when the rate
 // limiter uses Redis, so budgets are exact across every replica; memory otherwise), in the configured
 // time zone. The ledger keeps its own Redis connection and closes it on close().
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../shared/redis.js';
 import type { FrozenConfig } from '../../../config/schema.js';
 import { effectiveStore } from '../../ratelimit/limiter.js';
 import type { BudgetLedger } from '../contracts.js';
@@ -12,7 +12,7 @@ import { RedisBudgetStore } from './redis-store.js';
 export interface OpenBudgetLedgerDeps {
   readonly logger?: BudgetLedgerLogger;
   /** A Redis client to share (not closed by the ledger); otherwise one is opened from the configuration. */
-  readonly redis?: Redis;
+  readonly redis?: RedisClient;
   /** Milliseconds now (tests). */
   readonly now?: () => number;
 }

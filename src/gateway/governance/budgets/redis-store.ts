@@ -1,14 +1,23 @@
 // Budget counters in Redis, shared by every gateway replica: one script per reserve and per release.
-import { Redis } from 'ioredis';
-import { fastFailRedisOptions } from '../../ratelimit/redis-store.js';
+import {
+  createRedisClient,
+  hashTaggedPrefix,
+  whenRedisReady,
+  type RedisClient,
+} from '../../../shared/redis.js';
 import { RELEASE_SCRIPT, RESERVE_SCRIPT } from './redis-scripts.js';
 import type { BudgetStore, StoreReserveResult, StoredCounter } from './store.js';
 
 export interface RedisBudgetStoreOptions {
   /** A client to use (not closed by the store) or a URL for a client the store owns. */
-  readonly client?: Redis;
+  readonly client?: RedisClient;
+  /** Any form of src/shared/redis-url.ts: one server, Sentinel or Cluster. */
   readonly url?: string;
-  /** Prefix of every key, one per deployment (default `toolgate:budget:`). */
+  /**
+   * Prefix of every key, one per deployment (default `toolgate:budget:`). It becomes the keys' hash
+   * tag (src/shared/redis.ts, hashTaggedPrefix): a reservation's counters and its release marker are
+   * used together in one script, so they share a Cluster slot.
+   */
   readonly keyPrefix?: string;
   /** Per-command timeout of an owned client in ms (default 500). */
   readonly commandTimeoutMs?: number;
@@ -20,18 +29,20 @@ interface BudgetCommands {
 }
 
 export class RedisBudgetStore implements BudgetStore {
-  readonly #client: Redis & BudgetCommands;
+  readonly #client: RedisClient & BudgetCommands;
   readonly #owned: boolean;
   readonly #prefix: string;
 
   constructor(options: RedisBudgetStoreOptions) {
-    let client: Redis;
+    let client: RedisClient;
     if (options.client) {
       client = options.client;
       this.#owned = false;
     } else if (options.url) {
       // Fails fast while disconnected (no offline queue): the ledger then refuses (fails closed).
-      client = new Redis(options.url, fastFailRedisOptions(options.commandTimeoutMs ?? 500));
+      client = createRedisClient(options.url, {
+        commandTimeoutMs: options.commandTimeoutMs ?? 500,
+      });
       client.on('error', () => undefined);
       this.#owned = true;
     } else {
@@ -41,25 +52,13 @@ export class RedisBudgetStore implements BudgetStore {
       client.defineCommand('budgetReserve', { lua: RESERVE_SCRIPT });
       client.defineCommand('budgetRelease', { lua: RELEASE_SCRIPT });
     }
-    this.#client = client as Redis & BudgetCommands;
-    this.#prefix = options.keyPrefix ?? 'toolgate:budget:';
+    this.#client = client as RedisClient & BudgetCommands;
+    this.#prefix = hashTaggedPrefix(options.keyPrefix ?? 'toolgate:budget:');
   }
 
   /** Resolves once the client is connected; rejects after `timeoutMs`. */
   ready(timeoutMs = 5000): Promise<void> {
-    const client = this.#client;
-    if (client.status === 'ready') return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const onReady = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        client.off('ready', onReady);
-        reject(new Error(`Redis not ready after ${timeoutMs} ms`));
-      }, timeoutMs);
-      client.once('ready', onReady);
-    });
+    return whenRedisReady(this.#client, timeoutMs);
   }
 
   async reserve(

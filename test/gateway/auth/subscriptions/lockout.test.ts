@@ -63,7 +63,7 @@ describe(
       await db.close();
       const { Redis } = await import('ioredis');
       const redis = new Redis(REDIS_URL ?? '');
-      const keys = await redis.keys(`${prefix}*`);
+      const keys = await redis.keys(`{${prefix}}*`);
       if (keys.length > 0) await redis.del(...keys);
       await redis.quit();
     });

@@ -18,7 +18,7 @@ let storeNo = 0;
 after(async () => {
   if (!REDIS_URL) return;
   const admin = new Redis(REDIS_URL);
-  const keys = await admin.keys(`${runPrefix}*`);
+  const keys = await admin.keys(`{${runPrefix}*`);
   if (keys.length > 0) await admin.del(...keys);
   await admin.quit();
 });
@@ -90,12 +90,12 @@ describe('redis budget store specifics', { skip: skipWithoutRedis }, () => {
       const ledger = new CounterBudgetLedger(store, { timeZone: 'UTC', now: () => now });
       const at = new Date(now);
       await ledger.reserve(paymentCall({ baseMinor: 100, at, subject: 'ttl-user' }), [limit(1000)]);
-      const keys = await admin.keys(`${prefix}*`);
+      const keys = await admin.keys(`{${prefix}}*`);
       assert.equal(keys.length, 1);
       const [key] = keys as [string];
       assert.match(
         key,
-        /^toolgate-test:budget:[0-9a-f]+:ttl:u:ttl-user:day:\d{4}-\d{2}-\d{2}:budget-user-day:EUR$/,
+        /^\{toolgate-test:budget:[0-9a-f]+:ttl:\}u:ttl-user:day:\d{4}-\d{2}-\d{2}:budget-user-day:EUR$/,
       );
       const midnight = new Date(at);
       midnight.setUTCHours(24, 0, 0, 0);
