@@ -21,11 +21,24 @@ export async function openGatewayService(config: FrozenConfig, logger: Logger): 
       app,
       host: config.gateway.host,
       port: config.gateway.port,
-      resources: [{ close: () => redis?.quit().then(() => undefined) }, db],
+      resources: [{ close: () => closeRedis(redis) }, db],
     });
   } catch (error) {
     redis?.disconnect();
     await db.close();
     throw error;
+  }
+}
+
+/**
+ * QUIT, then disconnect: with a Sentinel URL, ioredis's failover detector keeps its own connections to the
+ * sentinels, which only disconnect() ends (QUIT alone left the process running after "stopped").
+ */
+async function closeRedis(redis: RedisClient | undefined): Promise<void> {
+  if (!redis) return;
+  try {
+    await redis.quit();
+  } finally {
+    redis.disconnect();
   }
 }

@@ -22,6 +22,19 @@ export interface PostgresOptions {
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/**
+ * CREATE SCHEMA IF NOT EXISTS is not safe against itself: of replicas starting at once on a new database,
+ * the ones that lose the race get a unique violation (23505) on pg_namespace although the schema now
+ * exists. That one error means "created by another process" and is not a failure.
+ */
+async function createSchema(pool: pg.Pool, schema: string): Promise<void> {
+  try {
+    await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== '23505') throw error;
+  }
+}
+
 export async function openPostgres(options: PostgresOptions): Promise<Database> {
   if (!SCHEMA_NAME.test(options.schema)) throw new Error(`invalid schema name ${options.schema}`);
   const target = maskUrlPassword(options.url);
@@ -39,7 +52,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   pool.on('error', () => undefined);
 
   try {
-    await pool.query(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`);
+    await createSchema(pool, options.schema);
   } catch (error) {
     await pool.end().catch(() => undefined);
     const reason = error instanceof Error ? error.message : String(error);

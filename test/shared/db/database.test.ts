@@ -204,3 +204,36 @@ test('postgres: an unreachable server gives an error naming the target with the 
     },
   );
 });
+
+// docs/operations.md, "Stores": replicas starting at once on a fresh database. CREATE SCHEMA IF NOT EXISTS
+// is not safe against itself: the process that loses the race gets a unique violation on pg_namespace
+// although the schema now exists (found by the reference deployment starting five replicas together).
+test(
+  'postgres: several processes opening the same new schema at once all succeed',
+  { skip: skipWithoutPostgres },
+  async () => {
+    const schema = uniqueName('tg_db_race');
+    try {
+      const opened = await Promise.allSettled(
+        Array.from({ length: 8 }, () =>
+          openPostgres({
+            url: DATABASE_URL ?? '',
+            schema,
+            poolSize: 1,
+            connectTimeoutMs: 5000,
+            statementTimeoutMs: 5000,
+          }),
+        ),
+      );
+      const failed = opened.filter((o) => o.status === 'rejected');
+      assert.deepEqual(
+        failed.map((f) => String((f as PromiseRejectedResult).reason)),
+        [],
+        'every opening succeeds',
+      );
+      for (const o of opened) if (o.status === 'fulfilled') await o.value.close();
+    } finally {
+      await dropSchema(schema);
+    }
+  },
+);
