@@ -65,7 +65,7 @@ start_postgres() {
     until psql "$DATABASE_URL" -qAtc 'SELECT 1' >/dev/null 2>&1 || ((++tries > 60)); do sleep 0.5; done
   fi
   if ! psql "$DATABASE_URL" -qAtc 'SELECT 1' >/dev/null 2>&1; then
-    log "PostgreSQL does not answer at ${DATABASE_URL%%@*}@…; set DATABASE_URL or run sudo deploy/local/install-packages.sh"
+    log "PostgreSQL does not answer at …@${DATABASE_URL##*@}; set DATABASE_URL or run sudo deploy/local/install-packages.sh"
     exit 1
   fi
   local db
@@ -200,7 +200,7 @@ Reference deployment running (run folder $RUN_DIR):
   payment service          127.0.0.1:$TG_PAYMENTS_1_PORT $TG_PAYMENTS_2_PORT
   Redis primary / replica  127.0.0.1:$REDIS_PRIMARY_PORT / $REDIS_REPLICA_PORT (sentinels $SENTINEL_1_PORT $SENTINEL_2_PORT $SENTINEL_3_PORT, master name $REDIS_MASTER_NAME)
   Prometheus               http://127.0.0.1:$PROMETHEUS_PORT
-  PostgreSQL               ${DB_PREFIX}_gateway, ${DB_PREFIX}_payments on ${DATABASE_URL%%@*}@…
+  PostgreSQL               ${DB_PREFIX}_gateway, ${DB_PREFIX}_payments on …@${DATABASE_URL##*@}
 Try it:
   KEY=\$(deploy/local/toolgate.sh keys create --app try --env production --json | jq -r .primaryKey)
   TOKEN=\$(node deploy/local/mint-token.mjs alice)
