@@ -64,8 +64,15 @@ toolgate_env() {
 
 # PostgreSQL the deployment uses: $DATABASE_URL, else the role install-packages.sh created, else the
 # machine's postgres superuser over loopback.
-if [[ -z "${DATABASE_URL:-}" && -f "$RUN_DIR/postgres.env" ]]; then
-  # shellcheck source=/dev/null
-  source "$RUN_DIR/postgres.env"
-fi
-export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+# Called again by start.sh after it installed the packages (install-packages.sh may have created the role).
+DATABASE_URL_GIVEN="${DATABASE_URL:+yes}"
+choose_database_url() {
+  [[ -n "$DATABASE_URL_GIVEN" ]] && return 0
+  unset DATABASE_URL
+  if [[ -f "$RUN_DIR/postgres.env" ]]; then
+    # shellcheck source=/dev/null
+    source "$RUN_DIR/postgres.env"
+  fi
+  export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+}
+choose_database_url

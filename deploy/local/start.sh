@@ -11,6 +11,7 @@ for binary in /usr/sbin/haproxy /usr/bin/prometheus /usr/bin/redis-server /usr/b
   if [[ ! -x "$binary" ]]; then
     if [[ "$(id -u)" == 0 ]]; then
       "$DEPLOY_DIR/local/install-packages.sh"
+      choose_database_url
       break
     fi
     log "missing $binary: run sudo deploy/local/install-packages.sh first"
