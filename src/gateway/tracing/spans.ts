@@ -141,12 +141,20 @@ export const STEP = {
  * Runs `work` in a child span named `name`; a thrown refusal's code becomes its error.type. Under a span
  * that does not record (sampled out) no step span is made: `work` runs as is, in its caller's context.
  */
-export async function inStep<T>(
+export function inStep<T>(
   name: string,
   work: () => Promise<T>,
   attributes?: Attributes,
 ): Promise<T> {
-  if (!tracingEnabled() || unrecordedLocalParent(context.active()) !== undefined) return work();
+  // Not an async function: no promise of its own wrapping `work`'s when there is no span to make.
+  if (!tracingEnabled() || unrecordedLocalParent(context.active()) !== undefined) {
+    try {
+      return work();
+    } catch (error) {
+      // Rejects with whatever was thrown, as an async function would.
+      return Promise.reject(error as Error);
+    }
+  }
   return tracer.startActiveSpan(name, { attributes }, async (span) => {
     try {
       return await work();
