@@ -2,7 +2,7 @@
 // What tracing costs per tools/call (issue 29), not part of `npm test`: the same `tools/call getPayment`
 // through three gateway processes that differ only in tracing —
 //   off          no OTLP endpoint: no tracer provider, the API's no-op tracer
-//   sampled-0    tracing on, OTEL_TRACES_SAMPLER=traceidratio, ARG 0: spans made, none recorded or exported
+//   sampled-0    tracing on, OTEL_TRACES_SAMPLER=traceidratio, ARG 0: nothing recorded or exported
 //   sampled-100  tracing on, always_on: every span recorded and exported (OTLP/HTTP protobuf, batched) to
 //                a local receiver process that decodes them
 // — in front of one fixture backend (node:http). `--calls` timed calls after `--warmup` untimed ones,
@@ -70,7 +70,9 @@ async function run(target, count, warm, inFlight) {
     const worker = async () => {
       while (next < n) {
         next++;
-        times?.push(await one());
+        // Not `times?.push(await one())`: without `times` (the warm-up) that skips the call itself.
+        const elapsed = await one();
+        times?.push(elapsed);
       }
     };
     await Promise.all(Array.from({ length: inFlight }, worker));

@@ -97,6 +97,8 @@ export type TracingSettings =
       readonly maxQueueSize: number;
       readonly maxExportBatchSize: number;
       readonly scheduledDelayMs: number;
+      /** How long the batch processor waits for one export (OTEL_BSP_EXPORT_TIMEOUT, else timeoutMs). */
+      readonly exportTimeoutMs: number;
     };
 
 const TRUE = /^true$/i;
@@ -127,6 +129,7 @@ export function resolveTracing(
             ? checkedUrl('OTEL_EXPORTER_OTLP_ENDPOINT', endpoint)
             : (config.endpoint ?? DEFAULT_OTLP_ENDPOINT),
         );
+  const timeoutMs = timeoutOf(env, config.timeoutMs);
   const resourceAttributes = parseKeyValues(
     'OTEL_RESOURCE_ATTRIBUTES',
     value(env, 'OTEL_RESOURCE_ATTRIBUTES'),
@@ -146,7 +149,7 @@ export function resolveTracing(
         ),
       ),
     },
-    timeoutMs: timeoutOf(env, config.timeoutMs),
+    timeoutMs,
     ...samplerOf(env, config),
     serviceName:
       value(env, 'OTEL_SERVICE_NAME') ??
@@ -154,9 +157,7 @@ export function resolveTracing(
       config.serviceName ??
       defaultServiceName,
     resourceAttributes,
-    maxQueueSize: config.maxQueueSize,
-    maxExportBatchSize: Math.min(config.maxExportBatchSize, config.maxQueueSize),
-    scheduledDelayMs: config.scheduledDelayMs,
+    ...batchOf(env, config, timeoutMs),
   };
 }
 
@@ -213,6 +214,51 @@ function timeoutOf(env: Environment, configured: number): number {
     return Number(raw);
   }
   return configured;
+}
+
+/**
+ * The batch span processor's settings: OTEL_BSP_MAX_QUEUE_SIZE, OTEL_BSP_MAX_EXPORT_BATCH_SIZE,
+ * OTEL_BSP_SCHEDULE_DELAY (ms) and OTEL_BSP_EXPORT_TIMEOUT (ms) win over the file (SDK environment
+ * variables, "Batch Span Processor"); the export timeout is the exporter's otherwise. A batch is never
+ * larger than the queue.
+ */
+function batchOf(
+  env: Environment,
+  config: TracingConfig,
+  timeoutMs: number,
+): {
+  maxQueueSize: number;
+  maxExportBatchSize: number;
+  scheduledDelayMs: number;
+  exportTimeoutMs: number;
+} {
+  const maxQueueSize = integerOf(env, 'OTEL_BSP_MAX_QUEUE_SIZE', 1, 100000) ?? config.maxQueueSize;
+  const batch =
+    integerOf(env, 'OTEL_BSP_MAX_EXPORT_BATCH_SIZE', 1, 10000) ?? config.maxExportBatchSize;
+  return {
+    maxQueueSize,
+    maxExportBatchSize: Math.min(batch, maxQueueSize),
+    scheduledDelayMs:
+      integerOf(env, 'OTEL_BSP_SCHEDULE_DELAY', 10, 60000) ?? config.scheduledDelayMs,
+    exportTimeoutMs: integerOf(env, 'OTEL_BSP_EXPORT_TIMEOUT', 100, 120000) ?? timeoutMs,
+  };
+}
+
+/** A variable holding a whole number from `min` to `max` (the bounds of its configuration key). */
+function integerOf(
+  env: Environment,
+  variable: string,
+  min: number,
+  max: number,
+): number | undefined {
+  const raw = value(env, variable);
+  if (raw === undefined) return undefined;
+  const parsed = Number(raw);
+  if (!/^\d{1,9}$/.test(raw) || parsed < min || parsed > max)
+    throw new ConfigError(
+      `${variable}: "${raw.slice(0, 40)}" is not a whole number from ${min} to ${max}`,
+    );
+  return parsed;
 }
 
 function samplerOf(

@@ -192,6 +192,51 @@ test('timeout and queue: OTEL_EXPORTER_OTLP_TIMEOUT in ms (traces-specific wins)
   assert.deepEqual([small.maxQueueSize, small.maxExportBatchSize], [100, 100]);
 });
 
+test('SDK env spec, batch span processor: OTEL_BSP_* win over the file; the export timeout defaults to the exporter one; invalid values stop startup', () => {
+  const env = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_TIMEOUT: '4000' };
+  const plain = on(resolveTracing(defaults(), env, 'x'));
+  assert.deepEqual(
+    [plain.maxQueueSize, plain.maxExportBatchSize, plain.scheduledDelayMs, plain.exportTimeoutMs],
+    [2048, 512, 1000, 4000],
+  );
+  const tuned = on(
+    resolveTracing(
+      defaults({ maxQueueSize: 100 }),
+      {
+        ...env,
+        OTEL_BSP_MAX_QUEUE_SIZE: '8192',
+        OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '1024',
+        OTEL_BSP_SCHEDULE_DELAY: '250',
+        OTEL_BSP_EXPORT_TIMEOUT: '15000',
+      },
+      'x',
+    ),
+  );
+  assert.deepEqual(
+    [tuned.maxQueueSize, tuned.maxExportBatchSize, tuned.scheduledDelayMs, tuned.exportTimeoutMs],
+    [8192, 1024, 250, 15000],
+  );
+  const clamped = on(
+    resolveTracing(
+      defaults(),
+      { ...env, OTEL_BSP_MAX_QUEUE_SIZE: '64', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '512' },
+      'x',
+    ),
+  );
+  assert.equal(clamped.maxExportBatchSize, 64, 'a batch is never larger than the queue');
+  for (const [variable, bad] of [
+    ['OTEL_BSP_MAX_QUEUE_SIZE', '0'],
+    ['OTEL_BSP_MAX_QUEUE_SIZE', 'lots'],
+    ['OTEL_BSP_MAX_EXPORT_BATCH_SIZE', '-5'],
+    ['OTEL_BSP_SCHEDULE_DELAY', '1.5'],
+    ['OTEL_BSP_EXPORT_TIMEOUT', '999999999'],
+  ] as const)
+    assert.throws(
+      () => resolveTracing(defaults(), { ...env, [variable]: bad }, 'x'),
+      (e: unknown) => e instanceof ConfigError && e.message.startsWith(`${variable}:`),
+    );
+});
+
 test('the endpoint as logged has no user info and no query', () => {
   assert.equal(
     displayEndpoint('https://user:pass@otlp.example:4318/v1/traces?token=abc'),

@@ -15,6 +15,7 @@ import {
   type Context,
   type Span,
 } from '@opentelemetry/api';
+import { RandomIdGenerator } from '@opentelemetry/sdk-trace-base';
 import { tracingEnabled } from '../../shared/telemetry/tracing.js';
 import { isPlainObject } from '../../shared/is-plain-object.js';
 import { GatewayError } from '../errors.js';
@@ -60,6 +61,8 @@ export function startMessageSpan(message: unknown): MessageSpan | undefined {
   const known = method !== undefined && KNOWN_METHODS.has(method) ? method : undefined;
   const active = context.active();
   const fromMeta = metaContext(fields.params);
+  // No trace context of its own and the request's span does not record: neither would this one.
+  if (fromMeta === undefined && unrecordedLocalParent(active) !== undefined) return undefined;
   const parent = fromMeta ?? active;
   const attributes: Attributes = { 'mcp.method.name': known ?? 'unknown' };
   const id = fields.id;
@@ -134,13 +137,24 @@ export const STEP = {
   governance: 'toolgate.governance',
 } as const;
 
-/** Runs `work` in a child span named `name`; a thrown refusal's code becomes its error.type. */
-export async function inStep<T>(
+/**
+ * Runs `work` in a child span named `name`; a thrown refusal's code becomes its error.type. Under a span
+ * that does not record (sampled out) no step span is made: `work` runs as is, in its caller's context.
+ */
+export function inStep<T>(
   name: string,
   work: () => Promise<T>,
   attributes?: Attributes,
 ): Promise<T> {
-  if (!tracingEnabled()) return work();
+  // Not an async function: no promise of its own wrapping `work`'s when there is no span to make.
+  if (!tracingEnabled() || unrecordedLocalParent(context.active()) !== undefined) {
+    try {
+      return work();
+    } catch (error) {
+      // Rejects with whatever was thrown, as an async function would.
+      return Promise.reject(error as Error);
+    }
+  }
   return tracer.startActiveSpan(name, { attributes }, async (span) => {
     try {
       return await work();
@@ -155,7 +169,7 @@ export async function inStep<T>(
 
 /** `inStep` for synchronous work. */
 export function inStepSync<T>(name: string, work: () => T, attributes?: Attributes): T {
-  if (!tracingEnabled()) return work();
+  if (!tracingEnabled() || unrecordedLocalParent(context.active()) !== undefined) return work();
   return tracer.startActiveSpan(name, { attributes }, (span) => {
     try {
       return work();
@@ -203,9 +217,25 @@ export interface ClientSpan {
  */
 export function startClientSpan(name: string, attributes: Attributes): ClientSpan | undefined {
   if (!tracingEnabled()) return undefined;
-  const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes });
+  const active = context.active();
+  const unrecorded = unrecordedLocalParent(active);
+  if (unrecorded !== undefined) {
+    // Sampled out: the traceparent sent on still carries the trace (id, flags, state), with a span id of
+    // its own for this call, as the SDK's non-recording span would — without asking the sampler.
+    const parent = unrecorded.spanContext();
+    const span = trace.wrapSpanContext({
+      traceId: parent.traceId,
+      spanId: ids.generateSpanId(),
+      traceFlags: parent.traceFlags,
+      ...(parent.traceState === undefined ? {} : { traceState: parent.traceState }),
+    });
+    const headers: Record<string, string> = {};
+    propagation.inject(trace.setSpan(active, span), headers);
+    return { headers, end: ignoreEnd };
+  }
+  const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, active);
   const headers: Record<string, string> = {};
-  propagation.inject(trace.setSpan(context.active(), span), headers);
+  propagation.inject(trace.setSpan(active, span), headers);
   return {
     headers,
     end(more, error) {
@@ -217,6 +247,23 @@ export function startClientSpan(name: string, attributes: Attributes): ClientSpa
       span.end();
     },
   };
+}
+
+const ids = new RandomIdGenerator();
+const ignoreEnd = (): void => undefined;
+
+/**
+ * The span active in `parent` when it is a local span that does not record, else undefined. A child of
+ * such a span would not record either, whichever sampler is configured (shared/telemetry/sampler.ts):
+ * the parent-based ones drop the children of an unsampled local parent, `traceidratio` decides by the
+ * trace id the child shares with its parent, always_on records every span and always_off none. So the
+ * sampler, the span and its context are skipped (what sampling 0 costs, bench/tracing/README.md).
+ */
+function unrecordedLocalParent(parent: Context): Span | undefined {
+  const span = trace.getSpan(parent);
+  if (span === undefined || span.isRecording()) return undefined;
+  const spanContext = span.spanContext();
+  return spanContext.isRemote === true || !trace.isSpanContextValid(spanContext) ? undefined : span;
 }
 
 /** The trace context a message carries in `params._meta` (traceparent, tracestate), if valid. */

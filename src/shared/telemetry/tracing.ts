@@ -62,7 +62,7 @@ export function startTracing(
         maxQueueSize: settings.maxQueueSize,
         maxExportBatchSize: settings.maxExportBatchSize,
         scheduledDelayMillis: settings.scheduledDelayMs,
-        exportTimeoutMillis: settings.timeoutMs,
+        exportTimeoutMillis: settings.exportTimeoutMs,
       }),
     ],
   });
@@ -77,6 +77,9 @@ export function startTracing(
       sampler: settings.sampler,
       samplerArg: settings.samplerArg,
       serviceName: settings.serviceName,
+      maxQueueSize: settings.maxQueueSize,
+      maxExportBatchSize: settings.maxExportBatchSize,
+      scheduledDelayMs: settings.scheduledDelayMs,
     },
     'tracing on',
   );

@@ -158,3 +158,68 @@ test('MCP semconv: a JSON-RPC error sets rpc.response.status_code and error.type
   assert.equal(message.attributes['gen_ai.tool.name'], undefined);
   assert.equal(message.statusCode, 2);
 });
+
+test('sampled out (parent-based, the caller unsampled): no span is exported, yet the backend gets the caller trace with a span id of the call', async () => {
+  // The gateway skips the spans under a local span that does not record (gateway/tracing/spans.ts); the
+  // traceparent it sends on must still carry the caller's trace id, flags and tracestate.
+  const quietTrace = hexId(16);
+  const callerSpan = hexId(8);
+  const paymentId = `PO-${hexId(6)}`;
+  const sent = backend.requests.length;
+  const r = await post(
+    {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'getPayment', arguments: { paymentId } },
+    },
+    { traceparent: `00-${quietTrace}-${callerSpan}-00`, tracestate: 'vendor=q' },
+  );
+  assert.equal(r.status, 200);
+  const received = backend.requests.slice(sent).find((q) => q.url.includes(paymentId));
+  assert.ok(received);
+  const match = /^00-([0-9a-f]{32})-([0-9a-f]{16})-00$/.exec(String(received.headers.traceparent));
+  assert.ok(match, `traceparent ${String(received.headers.traceparent)}`);
+  assert.equal(match[1], quietTrace, "the caller's trace id");
+  assert.notEqual(match[2], callerSpan, 'a span id of its own for the backend call');
+  assert.notEqual(match[2], '0000000000000000');
+  assert.equal(received.headers.tracestate, 'vendor=q');
+
+  // The same unsampled HTTP request, but a sampled `_meta` parent: the message records, and so do its
+  // steps and its backend call, under it.
+  const metaTrace = hexId(16);
+  const metaParent = hexId(8);
+  const r2 = await post(
+    {
+      jsonrpc: '2.0',
+      id: 8,
+      method: 'tools/call',
+      params: {
+        name: 'getPayment',
+        arguments: { paymentId },
+        _meta: { traceparent: `00-${metaTrace}-${metaParent}-01` },
+      },
+    },
+    { traceparent: `00-${hexId(16)}-${hexId(8)}-00` },
+  );
+  assert.equal(r2.status, 200);
+  await receiver.waitFor((spans) =>
+    spans.some((s) => s.traceId === metaTrace && s.kind === SPAN_KIND.client),
+  );
+  await receiver.waitFor((spans) =>
+    spans.some((s) => s.traceId === metaTrace && s.name === 'tools/call getPayment'),
+  );
+  const spans = receiver.spans.filter((s) => s.traceId === metaTrace);
+  const message = spans.find((s) => s.name === 'tools/call getPayment');
+  assert.ok(message);
+  assert.equal(message.parentSpanId, metaParent);
+  const under = (name: string) => spans.find((s) => s.name === name)?.parentSpanId;
+  assert.equal(under('toolgate.admission.authenticate'), message.spanId);
+  assert.equal(under('toolgate.admission.quota'), message.spanId);
+  assert.equal(spans.find((s) => s.kind === SPAN_KIND.client)?.parentSpanId, message.spanId);
+  // Exported in order of ending: the sampled call's spans arrived, the unsampled one's never will.
+  assert.deepEqual(
+    receiver.spans.filter((s) => s.traceId === quietTrace),
+    [],
+  );
+});
