@@ -14,8 +14,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Pool } from 'undici';
 import { cpuOf, forkServer, numberOption as arg, stopServer as stop } from '../gateway/measure.mjs';
+import { median, timedCalls } from '../support/timed-calls.mjs';
 
 const calls = arg('calls', 2000);
 const warmup = arg('warmup', 500);
@@ -56,58 +56,6 @@ function check(label, status, text) {
     throw new Error(`${label}: unexpected answer HTTP ${status} ${text.slice(0, 300)}`);
 }
 
-/**
- * `count` timed calls (after `warm` untimed ones) with `inFlight` workers, each on its own keep-alive
- * connection; per-call latency in µs (hrtime, the whole response read), the wall time of the timed part.
- */
-async function run(target, count, warm, inFlight) {
-  const url = new URL(target.url);
-  const pool = new Pool(url.origin, { connections: inFlight, pipelining: 1 });
-  const one = async () => {
-    const t0 = process.hrtime.bigint();
-    const res = await pool.request({
-      method: 'POST',
-      path: url.pathname,
-      headers: target.headers,
-      body,
-    });
-    const text = await res.body.text();
-    const elapsed = Number(process.hrtime.bigint() - t0) / 1000;
-    check(target.name, res.statusCode, text);
-    return elapsed;
-  };
-  const batch = async (n, times) => {
-    let next = 0;
-    const worker = async () => {
-      while (next < n) {
-        next++;
-        const elapsed = await one();
-        times?.push(elapsed);
-      }
-    };
-    await Promise.all(Array.from({ length: inFlight }, worker));
-  };
-  try {
-    await batch(warm);
-    const times = [];
-    const cpu = await Promise.all(target.cpuReaders.map((read) => read()));
-    const t0 = process.hrtime.bigint();
-    await batch(count, times);
-    const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
-    const cpuAfter = await Promise.all(target.cpuReaders.map((read) => read()));
-    times.sort((a, b) => a - b);
-    const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
-    return {
-      p50: at(0.5),
-      p99: at(0.99),
-      rps: (count / wallMs) * 1000,
-      cpu: cpuAfter.map((c, i) => (c - cpu[i]) / count),
-    };
-  } finally {
-    await pool.close();
-  }
-}
-
 const load = loadavg();
 const upstream = await forkServer(join(here, 'servers.mjs'), [
   kind === 'sdk' ? 'upstream' : 'upstream-raw',
@@ -146,7 +94,13 @@ try {
     for (const mode of modes)
       for (const target of targets) {
         const before = round === 0 ? await stats() : undefined;
-        const r = await run(target, calls, warmup, mode.inFlight);
+        const r = await timedCalls(target, {
+          body,
+          check,
+          count: calls,
+          warm: warmup,
+          inFlight: mode.inFlight,
+        });
         const k = `${mode.name}|${target.name}`;
         results.set(k, [...(results.get(k) ?? []), r]);
         if (before && target.name === 'toolgate' && mode.inFlight === 1) {
@@ -161,7 +115,6 @@ try {
         }
       }
 
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const row = (mode, target) => {
     const rs = results.get(`${mode}|${target}`);
     return {

@@ -14,8 +14,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Pool } from 'undici';
 import { cpuOf, forkServer, numberOption as arg, stopServer as stop } from '../gateway/measure.mjs';
+import { median, timedCalls } from '../support/timed-calls.mjs';
 
 const calls = arg('calls', 2000);
 const warmup = arg('warmup', 500);
@@ -48,56 +48,6 @@ function check(label, status, text) {
     throw new Error(`${label}: unexpected answer HTTP ${status} ${text.slice(0, 300)}`);
 }
 
-/** `count` timed calls after `warm` untimed ones, `inFlight` workers each on its own connection. */
-async function run(target, count, warm, inFlight) {
-  const url = new URL(target.url);
-  const pool = new Pool(url.origin, { connections: inFlight, pipelining: 1 });
-  const one = async () => {
-    const t0 = process.hrtime.bigint();
-    const res = await pool.request({
-      method: 'POST',
-      path: url.pathname,
-      headers: target.headers,
-      body,
-    });
-    const text = await res.body.text();
-    const elapsed = Number(process.hrtime.bigint() - t0) / 1000;
-    check(target.name, res.statusCode, text);
-    return elapsed;
-  };
-  const batch = async (n, times) => {
-    let next = 0;
-    const worker = async () => {
-      while (next < n) {
-        next++;
-        // Not `times?.push(await one())`: without `times` (the warm-up) that skips the call itself.
-        const elapsed = await one();
-        times?.push(elapsed);
-      }
-    };
-    await Promise.all(Array.from({ length: inFlight }, worker));
-  };
-  try {
-    await batch(warm);
-    const times = [];
-    const cpu = await target.cpu();
-    const t0 = process.hrtime.bigint();
-    await batch(count, times);
-    const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
-    const cpuAfter = await target.cpu();
-    times.sort((a, b) => a - b);
-    const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
-    return {
-      p50: at(0.5),
-      p99: at(0.99),
-      rps: (count / wallMs) * 1000,
-      cpu: (cpuAfter - cpu) / count,
-    };
-  } finally {
-    await pool.close();
-  }
-}
-
 const receiverStats = (receiver) =>
   new Promise((resolve) => {
     receiver.child.once('message', (m) => resolve(m.stats));
@@ -122,7 +72,7 @@ try {
       name: mode,
       url: gateway.url,
       child: gateway.child,
-      cpu: cpuOf(gateway.child),
+      cpuReaders: [cpuOf(gateway.child)],
       headers: { ...baseHeaders, 'ocp-apim-subscription-key': readFileSync(keyFile, 'utf8') },
     });
   }
@@ -137,7 +87,13 @@ try {
     for (const mode of modes)
       for (const target of gateways) {
         const before = (await receiverStats(receiver)).spans;
-        const r = await run(target, calls, warmup, mode.inFlight);
+        const r = await timedCalls(target, {
+          body,
+          check,
+          count: calls,
+          warm: warmup,
+          inFlight: mode.inFlight,
+        });
         const k = `${mode.name}|${target.name}`;
         results.set(k, [...(results.get(k) ?? []), r]);
         // Batches leave every second (scheduledDelayMs 1000): wait for this run's last ones.
@@ -150,14 +106,13 @@ try {
           throw new Error(`${target.name}: the receiver got ${received} spans (expected none)`);
       }
 
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const row = (mode, target) => {
     const rs = results.get(`${mode}|${target}`);
     return {
       p50: median(rs.map((r) => r.p50)),
       p99: median(rs.map((r) => r.p99)),
       rps: median(rs.map((r) => r.rps)),
-      cpu: median(rs.map((r) => r.cpu)),
+      cpu: median(rs.map((r) => r.cpu[0])),
     };
   };
   const µs = (n) => n.toFixed(0);
