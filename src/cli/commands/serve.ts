@@ -99,6 +99,7 @@ Stops gracefully on SIGTERM or SIGINT.
       const services: Service[] = [];
       let logger: Logger | undefined;
       let tracing: Tracing | undefined;
+      let stopped: Promise<void> | undefined;
       try {
         config = await withReservedPorts(config, parts, reservations);
         const plan: DemoPlan | undefined =
@@ -133,6 +134,14 @@ Stops gracefully on SIGTERM or SIGINT.
         if (access) created.scrubber.add(access.subscriptionKey);
         const admin = parts.includes('admin') ? await demoAdminToken(config) : undefined;
         if (admin?.kind === 'demo') created.scrubber.add(admin.token);
+        // The signal handlers are in place before the summary says the services are up: whoever reads it
+        // may send SIGTERM at once, and a signal that arrives before a handler exists kills the process
+        // with no drain (seen under load: the summary line, then death by SIGTERM).
+        stopped = shutdownOnSignal(services, {
+          graceMs: config.shutdown.graceMs,
+          logger,
+          signals: context.signals,
+        });
         if (!cluster.isWorker)
           printSummary(context, config, urls, values.json === true, access, plan, admin);
       } catch (error) {
@@ -143,11 +152,7 @@ Stops gracefully on SIGTERM or SIGINT.
         cluster.worker?.disconnect(); // a worker that failed to start must exit (see below)
         throw error;
       }
-      await shutdownOnSignal(services, {
-        graceMs: config.shutdown.graceMs,
-        logger,
-        signals: context.signals,
-      });
+      await stopped;
       // The spans of the last requests are exported before the process ends.
       await tracing.shutdown();
       logger.flush();
